@@ -1,0 +1,49 @@
+/**
+ * The contract of the shell analysis module. Everything here is pure data; the analyzer turns one
+ * shell line into what the shell would actually run, so that rules match behaviour, not strings.
+ */
+
+/** One simple command the shell would run, after unwrapping wrappers (sudo, env, timeout, bash -c …). */
+export interface SimpleCommand {
+  /** Words as the shell sees them after quote removal. argv[0] is the program as written (may be a path). */
+  readonly argv: readonly string[];
+  /** basename of argv[0] (`/usr/bin/curl` → `curl`). */
+  readonly program: string;
+  /** Absolute directory the command runs in (the context cwd, changed by earlier `cd` in the same line). */
+  readonly cwd: string;
+  /** Leading NAME=value assignments, as written. */
+  readonly assignments: readonly string[];
+  /** Wrappers that were peeled off to reach this command, outermost first (e.g. ['sudo', 'timeout']). */
+  readonly wrappers: readonly string[];
+  /** The source text of this command in the line (for explanations). */
+  readonly text: string;
+}
+
+export interface Redirection {
+  /** Absolute target path, resolved against the cwd in force at that point of the line. */
+  readonly path: string;
+  readonly access: 'read' | 'write';
+  /** The operator as written: '>', '>>', '>|', '&>', '<', … */
+  readonly operator: string;
+}
+
+export interface CommandAnalysis {
+  readonly commands: readonly SimpleCommand[];
+  readonly redirections: readonly Redirection[];
+  /**
+   * Reasons the line cannot be resolved statically (eval, a variable as a command name, a parse error,
+   * invisible characters, …). Non-empty means: an allow rule can never allow this line.
+   */
+  readonly unresolvable: readonly string[];
+}
+
+export interface ShellContext {
+  /** Absolute directory the line starts in (the session cwd, or a command's own cwd). */
+  readonly cwd: string;
+  /** Absolute home directory, for `~`. */
+  readonly home: string;
+}
+
+export interface ShellAnalyzer {
+  analyze(line: string, context: ShellContext): CommandAnalysis;
+}
