@@ -1,0 +1,332 @@
+/**
+ * The grant store on disk: `<dir>/grants.json` = `{ "version": 1, "grants": [...] }`, read and
+ * written through `conf` (atomic temp-file + fsync + rename writes, file mode 0600).
+ *
+ * Several brokers share the file (one per editor session). conf is not multi-process safe, so every
+ * mutation runs under a cross-process lock (`grants.json.lock`, see lock.ts) and re-reads the file
+ * inside it before changing it: no process ever writes a list it read before taking the lock.
+ * Reads are lock-free (a rename is atomic, so a reader sees the old or the new file, never a torn
+ * one) and cached until the file's identity (inode, size, mtime, ctime) changes.
+ *
+ * Fail-safe: a corrupt file is moved aside to `grants.json.corrupt-<time>` (never deleted), reported
+ * through onProblem, and the store carries on with no grants. A file from a newer broker is left
+ * untouched and ignored. Nothing here throws from list(); writes throw GrantStoreError.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Conf from 'conf';
+import { assertNever } from '../core/decision.js';
+import type { Grant } from './grant.js';
+import { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, errorCode, withFileLock } from './lock.js';
+import { checkGrantsFile, GRANTS_FILE_VERSION, type GrantsFile } from './shape.js';
+import type { ClearFilter, GrantInput, GrantStore, GrantStoreDeps, GrantStoreProblem } from './store.js';
+import { addGrant, clearGrants, defaultNewId, GrantStoreError, InvalidGrantError, pruneExpired, revokeGrant } from './store.js';
+
+export const GRANTS_FILE_NAME = 'grants.json';
+
+export interface FileGrantStoreOptions extends Partial<GrantStoreDeps> {
+  /** Directory of grants.json: ACP_BROKER_HOME, or the user config directory (see location.ts). */
+  readonly dir: string;
+  /** Told about a corrupt or unreadable store; the broker prints it and audits it. */
+  readonly onProblem?: (problem: GrantStoreProblem) => void;
+  readonly lock?: { readonly timeoutMs?: number; readonly staleMs?: number };
+}
+
+/** Thrown by conf's deserialize hook, so failures are told apart by class, not by message text. */
+class StoreFormatError extends Error {
+  constructor(
+    message: string,
+    readonly newerVersion: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+type ReadResult =
+  | { readonly kind: 'ok'; readonly grants: readonly Grant[] }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'corrupt'; readonly reason: string }
+  | { readonly kind: 'newer'; readonly reason: string }
+  | { readonly kind: 'io'; readonly error: unknown };
+
+interface Cache {
+  /** File identity the grants were read from; undefined forces a re-read. */
+  readonly stamp: string | undefined;
+  readonly grants: readonly Grant[];
+}
+
+export class FileGrantStore implements GrantStore {
+  readonly path: string;
+  readonly #dir: string;
+  readonly #lockPath: string;
+  readonly #deps: GrantStoreDeps;
+  readonly #onProblem: (problem: GrantStoreProblem) => void;
+  readonly #lockOptions: { timeoutMs: number; staleMs: number };
+  #conf: Conf<GrantsFile> | undefined;
+  #cache: Cache = { stamp: undefined, grants: [] };
+  #lastProblem: string | undefined;
+
+  constructor(options: FileGrantStoreOptions) {
+    this.#dir = path.resolve(options.dir);
+    this.path = path.join(this.#dir, GRANTS_FILE_NAME);
+    this.#lockPath = `${this.path}.lock`;
+    this.#deps = { now: options.now ?? (() => new Date()), newId: options.newId ?? defaultNewId };
+    this.#onProblem = options.onProblem ?? (() => {});
+    this.#lockOptions = {
+      timeoutMs: options.lock?.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+      staleMs: options.lock?.staleMs ?? DEFAULT_LOCK_STALE_MS,
+    };
+  }
+
+  list(): Grant[] {
+    this.#refresh();
+    return pruneExpired(this.#cache.grants, this.#deps.now());
+  }
+
+  add(input: GrantInput): Grant {
+    return this.#mutate((grants) => {
+      const result = addGrant(grants, input, this.#deps);
+      return { grants: result.grants, changed: true, value: result.grant };
+    });
+  }
+
+  revoke(id: string): boolean {
+    return this.#mutate((grants) => {
+      const { grants: kept, removed } = revokeGrant(grants, id);
+      return { grants: kept, changed: removed > 0, value: removed > 0 };
+    });
+  }
+
+  clear(filter?: ClearFilter): number {
+    return this.#mutate((grants) => {
+      const { grants: kept, removed } = clearGrants(grants, filter);
+      return { grants: kept, changed: removed > 0, value: removed };
+    });
+  }
+
+  reload(): void {
+    this.#cache = { stamp: undefined, grants: [] };
+    this.#refresh();
+  }
+
+  #refresh(): void {
+    const stamp = this.#stamp();
+    if (stamp !== undefined && stamp === this.#cache.stamp) return;
+    const read = this.#read();
+    switch (read.kind) {
+      case 'ok':
+        this.#lastProblem = undefined;
+        this.#cache = { stamp, grants: read.grants };
+        return;
+      case 'missing':
+        this.#lastProblem = undefined;
+        this.#cache = { stamp, grants: [] };
+        return;
+      case 'corrupt':
+        this.#cache = { stamp, grants: [] };
+        this.#recheckUnderLock();
+        return;
+      case 'newer':
+        this.#cache = { stamp, grants: [] };
+        this.#report({ code: 'store_corrupt', message: `${this.path}: ${read.reason}; ignoring it and leaving it untouched` }, 'once');
+        return;
+      case 'io':
+        this.#cache = { stamp: undefined, grants: [] };
+        this.#report({ code: 'store_io', message: `cannot read ${this.path}: ${describeError(read.error)}` }, 'once');
+        return;
+      default:
+        return assertNever(read, 'read result');
+    }
+  }
+
+  #mutate<T>(change: (grants: Grant[]) => { grants: Grant[]; changed: boolean; value: T }): T {
+    try {
+      fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+      return withFileLock(
+        this.#lockPath,
+        () => {
+          // Merge-on-write: start from what is on disk now, not from our cache.
+          const current = this.#readForWrite();
+          const live = pruneExpired(current, this.#deps.now());
+          const result = change(live);
+          if (result.changed || live.length !== current.length) this.#write(result.grants);
+          this.#cache = { stamp: this.#stamp(), grants: deepFreeze(result.grants) };
+          return result.value;
+        },
+        this.#lockOptions,
+      );
+    } catch (error) {
+      if (error instanceof GrantStoreError || error instanceof InvalidGrantError) throw error;
+      const message =
+        error instanceof LockTimeoutError
+          ? `another acp-broker holds the grants store: ${error.message}`
+          : `cannot write ${this.path}: ${describeError(error)}`;
+      this.#report({ code: 'store_io', message });
+      throw new GrantStoreError('store_io', message, { cause: error });
+    }
+  }
+
+  /** Inside the lock: the grants to build on, after moving a corrupt file aside. */
+  #readForWrite(): Grant[] {
+    const read = this.#read();
+    switch (read.kind) {
+      case 'ok':
+        return [...read.grants];
+      case 'missing':
+        return [];
+      case 'corrupt':
+        this.#quarantine(read.reason);
+        return [];
+      case 'newer': {
+        const message = `${this.path}: ${read.reason}; not changing it`;
+        this.#report({ code: 'store_corrupt', message });
+        throw new GrantStoreError('store_corrupt', message);
+      }
+      case 'io': {
+        const message = `cannot read ${this.path}: ${describeError(read.error)}`;
+        this.#report({ code: 'store_io', message });
+        throw new GrantStoreError('store_io', message, { cause: read.error });
+      }
+      default:
+        return assertNever(read, 'read result');
+    }
+  }
+
+  #read(): ReadResult {
+    try {
+      if (!fs.existsSync(this.path)) return { kind: 'missing' };
+      // conf reads and deserializes the whole file on every `store` access.
+      const data: Partial<GrantsFile> = this.#openConf().store;
+      // conf answers a file deleted since existsSync() with `{}` without deserializing it.
+      if (data.grants === undefined) return { kind: 'missing' };
+      return { kind: 'ok', grants: deepFreeze(data.grants) };
+    } catch (error) {
+      if (error instanceof StoreFormatError) {
+        return error.newerVersion === undefined ? { kind: 'corrupt', reason: error.message } : { kind: 'newer', reason: error.message };
+      }
+      if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'io', error };
+    }
+  }
+
+  #write(grants: readonly Grant[]): void {
+    this.#openConf().store = { version: GRANTS_FILE_VERSION, grants };
+  }
+
+  #openConf(): Conf<GrantsFile> {
+    // Constructed lazily: conf reads (and validates) the file in its constructor.
+    this.#conf ??= new Conf<GrantsFile>({
+      cwd: this.#dir,
+      configName: 'grants',
+      fileExtension: 'json',
+      projectName: 'acp-broker',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false, // we back a corrupt store up instead of emptying it
+      serialize: (value) => `${JSON.stringify(value, undefined, 2)}\n`,
+      deserialize: parseGrantsText,
+    });
+    return this.#conf;
+  }
+
+  /**
+   * A lock-free reader found a corrupt file. Re-check under the lock before acting: the file may
+   * have been replaced meanwhile, or caught mid-write where conf does not write atomically (it
+   * falls back to plain writes under Snap). Only a file still corrupt under the lock is moved aside.
+   */
+  #recheckUnderLock(): void {
+    try {
+      withFileLock(
+        this.#lockPath,
+        () => {
+          const stamp = this.#stamp();
+          const read = this.#read();
+          if (read.kind === 'ok') this.#cache = { stamp, grants: read.grants };
+          if (read.kind === 'corrupt') {
+            this.#quarantine(read.reason);
+            this.#cache = { stamp: this.#stamp(), grants: [] };
+          }
+          // Anything else: the cache stays empty for the stamp seen, and the next list() looks again.
+        },
+        this.#lockOptions,
+      );
+    } catch (error) {
+      // #quarantine reports its own failures; here only the lock can have failed.
+      if (error instanceof GrantStoreError) return;
+      this.#report({ code: 'store_corrupt', message: `${this.path} looks corrupt and could not be checked under the lock: ${describeError(error)}` }, 'once');
+    }
+  }
+
+  /** Under the lock: move the corrupt file aside, byte for byte, and report where it went. */
+  #quarantine(reason: string): void {
+    const backupPath = this.#freeBackupPath();
+    try {
+      fs.renameSync(this.path, backupPath);
+    } catch (error) {
+      const message = `${this.path} is corrupt (${reason}) and could not be moved aside: ${describeError(error)}`;
+      this.#report({ code: 'store_corrupt', message });
+      // Never write over a corrupt store we could not back up.
+      throw new GrantStoreError('store_corrupt', message, { cause: error });
+    }
+    this.#report({
+      code: 'store_corrupt',
+      message: `${this.path} was corrupt (${reason}); moved it to ${backupPath} and continuing with no grants`,
+      backupPath,
+    });
+  }
+
+  #freeBackupPath(): string {
+    const time = this.#deps.now().toISOString().replaceAll(':', '-');
+    const base = `${this.path}.corrupt-${time}`;
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base}-${n}`;
+      if (!fs.existsSync(candidate)) return candidate;
+    }
+  }
+
+  /** Identity of the file on disk; 'missing' when absent, undefined when it cannot be checked. */
+  #stamp(): string | undefined {
+    try {
+      const s = fs.statSync(this.path, { bigint: true });
+      return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch (error) {
+      const code = errorCode(error);
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined;
+    }
+  }
+
+  /** 'once': a problem seen by reads is reported once, not on every list(), until reads recover. */
+  #report(problem: GrantStoreProblem, repeat: 'always' | 'once' = 'always'): void {
+    if (repeat === 'once' && problem.message === this.#lastProblem) return;
+    this.#lastProblem = problem.message;
+    try {
+      this.#onProblem(problem);
+    } catch {
+      // A failing reporter must not turn a recoverable store problem into a crash.
+    }
+  }
+}
+
+function parseGrantsText(text: string): GrantsFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new StoreFormatError(`invalid JSON: ${describeError(error)}`, undefined);
+  }
+  const check = checkGrantsFile(value);
+  if (!check.ok) throw new StoreFormatError(check.reason, check.newerVersion);
+  return check.file;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
