@@ -17,6 +17,13 @@ export interface SimpleCommand {
   readonly wrappers: readonly string[];
   /** The source text of this command in the line (for explanations). */
   readonly text: string;
+  /** The home directory `~` meant when this was analysed (pattern words like `~` compare against it). */
+  readonly home?: string;
+  /**
+   * Some argument is only known at run time: an expansion or substitution (`rm -rf $DIR`: argv holds
+   * the text as written, `$DIR`), or arguments supplied by `xargs` / `find -exec … {}`.
+   */
+  readonly dynamicArguments?: boolean;
 }
 
 export interface Redirection {

@@ -1,0 +1,92 @@
+/** The mutable state of one analysis: what was found so far, and the directory each part runs in. */
+import type { CommandAnalysis, Redirection, ShellContext, SimpleCommand } from './types.js';
+import type { WordContext } from './words.js';
+
+/**
+ * Where the shell is at one point of the line. Sequential commands share a scope (a `cd` is seen by
+ * what follows); subshells, pipeline parts, background jobs and substitutions get a fork.
+ */
+export interface Scope {
+  /** Undefined once a `cd` made it unknowable (dynamic, conditional, `cd -`). */
+  cwd: string | undefined;
+  /** The last directory we knew, reported on commands when cwd is unknown. */
+  lastKnownCwd: string;
+  /** Directories pushed by `pushd` in this line; undefined when no longer known. */
+  dirStack: string[] | undefined;
+}
+
+export function newScope(cwd: string): Scope {
+  return { cwd, lastKnownCwd: cwd, dirStack: [] };
+}
+
+export function forkScope(scope: Scope): Scope {
+  return { cwd: scope.cwd, lastKnownCwd: scope.lastKnownCwd, dirStack: scope.dirStack && [...scope.dirStack] };
+}
+
+/** Copies `from` into `into` (after a branch whose effect we now take as the current state). */
+export function adoptScope(into: Scope, from: Scope): void {
+  into.cwd = from.cwd;
+  into.lastKnownCwd = from.lastKnownCwd;
+  into.dirStack = from.dirStack;
+}
+
+export function forgetCwd(scope: Scope): void {
+  scope.cwd = undefined;
+  scope.dirStack = undefined;
+}
+
+/** Deepest nesting (substitutions, `bash -c`, compound statements) analysed before giving up. */
+export const MAX_NESTING = 64;
+
+export class AnalysisCollector {
+  readonly commands: SimpleCommand[] = [];
+  readonly redirections: Redirection[] = [];
+  readonly functionNames = new Set<string>();
+  private readonly reasons = new Set<string>();
+  readonly words: WordContext;
+  depth = 0;
+
+  constructor(readonly context: ShellContext, line: string) {
+    this.words = { home: context.home, homeIsReliable: !mayChangeHome(line) };
+  }
+
+  unresolvable(reason: string): void {
+    this.reasons.add(reason);
+  }
+
+  /** The cwd to run something in; notes an unresolvable reason when it is not known. */
+  cwdFor(scope: Scope): string {
+    if (scope.cwd !== undefined) return scope.cwd;
+    this.unresolvable('working directory not known statically (dynamic or conditional cd)');
+    return scope.lastKnownCwd;
+  }
+
+  /** Runs `body` one level deeper; false (and unresolvable) when nested too deeply. */
+  nested(body: () => void): boolean {
+    if (this.depth >= MAX_NESTING) {
+      this.unresolvable('nested too deeply to analyse');
+      return false;
+    }
+    this.depth++;
+    try {
+      body();
+    } finally {
+      this.depth--;
+    }
+    return true;
+  }
+
+  result(): CommandAnalysis {
+    for (const command of this.commands) {
+      if (this.functionNames.has(command.program)) {
+        this.unresolvable(`calls the function ${command.program} defined in the same line`);
+      }
+    }
+    return { commands: this.commands, redirections: this.redirections, unresolvable: [...this.reasons] };
+  }
+}
+
+/** The line mentions HOME other than by reading `$HOME` / `${HOME}` (assignment, export, read …). */
+function mayChangeHome(line: string): boolean {
+  return /(^|[^$\w{])HOME(?!\w)/.test(line) || /\$\{HOME[:=]/.test(line);
+}

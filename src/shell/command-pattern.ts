@@ -1,0 +1,170 @@
+/**
+ * Policy `command` patterns: a word list written like a shell line (`git push --force`,
+ * `rm -rf /`, `npm run *`, `'curl'`), matched against one SimpleCommand.
+ *
+ * - Non-option words must match the command's leading non-option words in order (a prefix):
+ *   `git push` matches `git push origin main`. The first word matches the program (basename of
+ *   argv[0]) or argv[0] as written. A word `*` matches any one word; `*` inside a word matches any
+ *   characters; a quoted `*` is literal.
+ * - Options may appear anywhere in the command, in any spelling (see command-shape.ts and
+ *   option-specs.ts): `rm -rf` = `rm -fr` = `rm -r -f` = `rm --recursive --force` = `rm -rfv`.
+ *   A pattern option with a value (`curl -X POST`) needs that value.
+ * - Path-like words compare after normalisation: a pattern word starting with `/` or `~` matches
+ *   the command word resolved against the command's cwd (`rm -rf //`, `cd / && rm -rf .`), `~` is
+ *   the command's home; other words also match their normalised form (`./src/` = `src`).
+ */
+import { shapeOf, type CommandShape, type OptionUse } from './command-shape.js';
+import { basename, normalizeRelative, resolvePath } from './paths.js';
+import type { SimpleCommand } from './types.js';
+
+export interface CommandPattern {
+  /** The pattern as written. */
+  readonly source: string;
+  /** Its words after quote removal. */
+  readonly words: readonly string[];
+  /** @internal matching data */
+  readonly compiled: readonly PatternWord[];
+}
+
+interface PatternWord {
+  readonly text: string;
+  /** Matches any one word (an unquoted `*` alone). */
+  readonly any: boolean;
+  /** Set when the word has an unquoted `*`. */
+  readonly glob: RegExp | undefined;
+}
+
+export interface CommandMatchOptions {
+  /**
+   * For allow rules: a pattern program without a slash (`git`) then only matches a command run by
+   * name or from a system directory, not `./git` or `tools/git` (which may be anything).
+   */
+  readonly strictProgram?: boolean;
+}
+
+const SYSTEM_DIRECTORIES = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin', '/opt/homebrew/bin']);
+
+export function parseCommandPattern(text: string): CommandPattern | { error: string } {
+  if (typeof text !== 'string') return { error: 'a command pattern must be a string' };
+  const tokens = tokenize(text);
+  if ('error' in tokens) return tokens;
+  if (tokens.length === 0) return { error: 'empty command pattern' };
+  if (tokens[0]!.text.startsWith('-')) return { error: `a command pattern must start with a program, not ${tokens[0]!.text}` };
+  return { source: text, words: tokens.map((token) => token.text), compiled: tokens };
+}
+
+export function commandMatches(pattern: CommandPattern, command: SimpleCommand, options: CommandMatchOptions = {}): boolean {
+  const [programWord, ...rest] = pattern.compiled;
+  if (!programWord || !matchesProgram(programWord, command, options.strictProgram ?? false)) return false;
+  const commandShape = shapeOf(command.program, command.argv.slice(1));
+  const patternShape = shapeOf(command.program, rest.map((word) => word.text));
+  const positionalWords = positionalPatternWords(rest, patternShape);
+  return matchesPositionals(positionalWords, commandShape, command) && matchesOptions(patternShape, commandShape);
+}
+
+function matchesProgram(word: PatternWord, command: SimpleCommand, strict: boolean): boolean {
+  if (word.any) return true;
+  const argv0 = command.argv[0] ?? '';
+  if (!matchesText(word, command.program) && !matchesText(word, argv0)) return false;
+  if (!strict || word.text.includes('/') || !argv0.includes('/')) return true;
+  return SYSTEM_DIRECTORIES.has(argv0.slice(0, argv0.lastIndexOf('/')) || '/');
+}
+
+/** The pattern words that are positional, keeping their glob information. */
+function positionalPatternWords(rest: readonly PatternWord[], shape: CommandShape): PatternWord[] {
+  const pool = [...rest];
+  return shape.positionals.map((text) => {
+    const index = pool.findIndex((word) => word.text === text);
+    return index === -1 ? literalWord(text) : pool.splice(index, 1)[0]!;
+  });
+}
+
+function matchesPositionals(words: readonly PatternWord[], shape: CommandShape, command: SimpleCommand): boolean {
+  if (words.length > shape.positionals.length) return false;
+  return words.every((word, index) => matchesPositional(word, shape.positionals[index]!, command));
+}
+
+function matchesPositional(word: PatternWord, actual: string, command: SimpleCommand): boolean {
+  if (word.any || matchesText(word, actual) || matchesText(word, normalizeRelative(actual))) return true;
+  const anchored = anchoredPattern(word, command.home);
+  if (!anchored) return false;
+  return matchesText(anchored, resolvePath(command.cwd, actual));
+}
+
+/** A pattern word starting with `/` or `~`, normalised (and `~` expanded) for path comparison. */
+function anchoredPattern(word: PatternWord, home: string | undefined): PatternWord | undefined {
+  let text = word.text;
+  if (home !== undefined && (text === '~' || text.startsWith('~/'))) text = home + text.slice(1);
+  if (!text.startsWith('/')) return undefined;
+  if (!word.glob) return { ...word, text: resolvePath('/', text) };
+  return { ...word, text, glob: globRegExp(text.replace(/\/+$/, '') || '/', true) };
+}
+
+function matchesOptions(pattern: CommandShape, command: CommandShape): boolean {
+  const keys = new Set(command.options.flatMap((use) => use.keys));
+  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, keys, command.options));
+}
+
+function hasOption(wanted: OptionUse, keys: ReadonlySet<string>, uses: readonly OptionUse[]): boolean {
+  if (wanted.spelling.includes('*')) {
+    const glob = globRegExp(wanted.spelling, true);
+    return uses.some((use) => glob.test(use.spelling));
+  }
+  if (!wanted.keys.every((key) => keys.has(key))) return false;
+  if (wanted.value === undefined) return true;
+  const value = globRegExp(wanted.value, true);
+  return uses.some((use) => wanted.keys.every((key) => use.keys.includes(key)) && use.value !== undefined && value.test(use.value));
+}
+
+function matchesText(word: PatternWord, text: string): boolean {
+  return word.glob ? word.glob.test(text) : word.text === text;
+}
+
+function literalWord(text: string): PatternWord {
+  return { text, any: false, glob: undefined };
+}
+
+/** `*` matches any characters; with `starIsGlob` false nothing is special. */
+function globRegExp(text: string, starIsGlob: boolean, starMask?: readonly boolean[]): RegExp {
+  let source = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    const isStar = ch === '*' && (starMask ? starMask[i] : starIsGlob);
+    source += isStar ? '[\\s\\S]*' : ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** Shell-like word splitting with quotes and backslashes; records which `*` are unquoted. */
+function tokenize(text: string): PatternWord[] | { error: string } {
+  const words: PatternWord[] = [];
+  let current: { text: string; stars: boolean[] } | undefined;
+  const add = (ch: string, unquotedStar: boolean) => {
+    current ??= { text: '', stars: [] };
+    current.text += ch;
+    current.stars.push(unquotedStar);
+  };
+  const finish = () => {
+    if (!current) return;
+    const hasGlob = current.stars.some(Boolean);
+    const any = current.text === '*' && current.stars[0] === true;
+    words.push({ text: current.text, any, glob: hasGlob && !any ? globRegExp(current.text, false, current.stars) : undefined });
+    current = undefined;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) finish();
+    else if (ch === '\\') {
+      if (i + 1 >= text.length) return { error: 'command pattern ends with a backslash' };
+      add(text[++i]!, false);
+    } else if (ch === "'" || ch === '"') {
+      const close = text.indexOf(ch, i + 1);
+      if (close === -1) return { error: `unterminated ${ch} quote in command pattern` };
+      current ??= { text: '', stars: [] };
+      for (const quoted of text.slice(i + 1, close)) add(quoted, false);
+      i = close;
+    } else add(ch, ch === '*');
+  }
+  finish();
+  return words;
+}

@@ -1,0 +1,257 @@
+/**
+ * What happens when the shell runs one simple command: builtins that change the cwd, commands
+ * that run shell code (`bash -c`, `eval`, `su -c`, `watch`), wrappers peeled to the command they
+ * run, `find` actions, and finally the SimpleCommand(s) reported.
+ */
+import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './collector.js';
+import { applyDirectoryChange, isDirectoryChange } from './directory-changes.js';
+import { findActions } from './find-command.js';
+import { assignedName, isExecutingGitConfig, isHazardousVariable } from './hazards.js';
+import { basename, resolvePath } from './paths.js';
+import { recordWrittenFile } from './redirects.js';
+import { hasSuspiciousNameCharacter } from './screen.js';
+import { isShell, joinAsScript, parseShellInvocation, suCommandString, watchCommand } from './shell-invocation.js';
+import { peelWrapper } from './wrappers.js';
+import type { Word } from './words.js';
+
+/** Where a command's standard input comes from; matters for a shell that reads its commands there. */
+export type Stdin =
+  | { readonly kind: 'inherited' | 'pipe' | 'file' }
+  /** A here-doc or here-string; text undefined when it expands at run time. */
+  | { readonly kind: 'text'; readonly text: string | undefined };
+
+/** Context that nested code inherits: wrappers peeled so far and standard input. */
+export interface Frame {
+  readonly wrappers: readonly string[];
+  readonly stdin: Stdin;
+}
+
+export interface ScriptHost {
+  /** Parses and analyses shell code run by a command (`bash -c CODE`), in its own scope. */
+  analyzeScript(source: string, scope: Scope, frame: Frame): void;
+}
+
+export interface Invocation {
+  argv: readonly Word[];
+  assignments: readonly string[];
+  wrappers: readonly string[];
+  text: string;
+  stdin: Stdin;
+  scope: Scope;
+  /** Arguments are added at run time (xargs, find -exec). */
+  suppliedArguments: boolean;
+}
+
+/** Runs `invocation` through builtins and wrappers and reports what it executes. */
+export function runInvocation(invocation: Invocation, collector: AnalysisCollector, host: ScriptHost): void {
+  let current = invocation;
+  for (;;) {
+    const head = current.argv[0];
+    if (!head) return;
+    if (!checkCommandName(head, collector)) return emit(current, collector);
+    const program = basename(head.text);
+    const peeledHere = current.wrappers.slice(invocation.wrappers.length);
+    const next = step(program, current, peeledHere, collector, host);
+    if (!next) return;
+    current = next;
+  }
+}
+
+/** Handles one layer; returns the inner invocation to continue with, if any. */
+function step(program: string, current: Invocation, peeledHere: readonly string[], collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
+  const { argv, scope } = current;
+  // `builtin cd x` / `command cd x` still change the shell's directory; `sudo cd x` cannot.
+  const onlyBuiltinWrappers = peeledHere.every((wrapper) => wrapper === 'builtin' || wrapper === 'command');
+  if (isDirectoryChange(program) && onlyBuiltinWrappers) {
+    applyDirectoryChange(argv, scope, collector.context.home);
+    return undefined;
+  }
+  if (program === 'exec' && argv.length === 1) return undefined; // only redirections: recorded already
+  if (isShell(program)) return runShell(program, current, collector, host);
+  switch (program) {
+    case 'eval':
+      emit(current, collector);
+      collector.unresolvable('eval runs text built at run time');
+      runCode(joinAsScript(argv.slice(1)), 'eval', current, collector, host, false);
+      return undefined;
+    case 'source':
+    case '.':
+      emit(current, collector);
+      collector.unresolvable(`${program} runs the commands of a file`);
+      return undefined;
+    case 'alias':
+      emit(current, collector);
+      if (argv.some((word) => word.text.includes('='))) collector.unresolvable('defines an alias');
+      return undefined;
+    case 'trap':
+      emit(current, collector);
+      if (argv.length >= 3 && !argv[1]!.text.startsWith('-')) runCode(argv[1]!, 'trap', current, collector, host, true);
+      return undefined;
+    case 'su': {
+      emit(current, collector);
+      const code = suCommandString(argv);
+      if (code) runCode(code, 'su', current, collector, host, true);
+      return undefined;
+    }
+    case 'watch':
+      return runWatch(current, collector, host);
+    case 'find':
+      runFind(current, collector, host);
+      return undefined;
+    case 'git':
+      checkGitOptions(argv, collector);
+      break;
+  }
+  return peel(program, current, collector);
+}
+
+function peel(program: string, current: Invocation, collector: AnalysisCollector): Invocation | undefined {
+  const peeled = peelWrapper(program, current.argv);
+  if (peeled.kind === 'not-a-wrapper') {
+    emit(current, collector);
+    return undefined;
+  }
+  if (peeled.kind === 'unresolvable') {
+    collector.unresolvable(peeled.reason);
+    emit(current, collector);
+    return undefined;
+  }
+  if (peeled.reportSelf) emit(current, collector);
+  let scope = current.scope;
+  if (peeled.chdir) {
+    scope = forkScope(scope);
+    if (peeled.chdir.dynamic || peeled.chdir.tildeUnresolved) forgetCwd(scope);
+    else if (scope.cwd !== undefined) scope.cwd = scope.lastKnownCwd = resolvePath(scope.cwd, peeled.chdir.text);
+  }
+  for (const file of peeled.writes) recordWrittenFile(file, `${program} option`, current.scope, collector);
+  const assignments = peeled.assignments.map((word) => word.text);
+  checkAssignments(assignments, collector);
+  return {
+    ...current,
+    argv: peeled.inner,
+    assignments: [...current.assignments, ...assignments],
+    wrappers: [...current.wrappers, program],
+    scope,
+    suppliedArguments: current.suppliedArguments || peeled.suppliesArguments,
+  };
+}
+
+function runShell(program: string, current: Invocation, collector: AnalysisCollector, host: ScriptHost): undefined {
+  const invocation = parseShellInvocation(current.argv);
+  switch (invocation.kind) {
+    case 'script':
+      runCode(invocation.script, program, current, collector, host, true);
+      return undefined;
+    case 'file':
+      emit(current, collector);
+      return undefined;
+    case 'stdin':
+      if (current.stdin.kind === 'text' && current.stdin.text !== undefined) {
+        host.analyzeScript(current.stdin.text, forkScope(current.scope), frameFor(current, program));
+      } else {
+        emit(current, collector);
+        collector.unresolvable(`${program} reads the commands to run from standard input`);
+      }
+      return undefined;
+    case 'unresolvable':
+      emit(current, collector);
+      collector.unresolvable(invocation.reason);
+      return undefined;
+  }
+}
+
+/** Analyses shell code given as a word; code only known at run time is unresolvable. */
+function runCode(code: Word, runner: string, current: Invocation, collector: AnalysisCollector, host: ScriptHost, mustBeStatic: boolean): void {
+  if (code.dynamic) {
+    if (mustBeStatic) collector.unresolvable(`${runner} runs code known only at run time: ${code.text}`);
+    return;
+  }
+  host.analyzeScript(code.text, forkScope(current.scope), frameFor(current, runner));
+}
+
+function frameFor(current: Invocation, runner: string): Frame {
+  return { wrappers: [...current.wrappers, runner], stdin: { kind: 'inherited' } };
+}
+
+function runWatch(current: Invocation, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
+  const watched = watchCommand(current.argv);
+  if (!watched) {
+    emit(current, collector);
+    return undefined;
+  }
+  if (!watched.viaShell) return { ...current, argv: watched.words, wrappers: [...current.wrappers, 'watch'] };
+  runCode(joinAsScript(watched.words), 'watch', current, collector, host, true);
+  return undefined;
+}
+
+function runFind(current: Invocation, collector: AnalysisCollector, host: ScriptHost): void {
+  emit(current, collector);
+  const actions = findActions(current.argv);
+  const wrappers = [...current.wrappers, 'find'];
+  for (const argv of actions.executes) {
+    runInvocation({ ...current, argv, wrappers, stdin: { kind: 'inherited' }, suppliedArguments: true }, collector, host);
+  }
+  if (actions.deletes) {
+    const argv = [literal('rm'), literal('-r'), literal('-f'), literal('--'), ...actions.roots];
+    emit({ ...current, argv, wrappers }, collector);
+  }
+  for (const file of actions.writes) recordWrittenFile(file, 'find', current.scope, collector);
+}
+
+/** `git -c core.pager=… log` runs a program of the caller's choosing; so do --exec-path, --config-env. */
+function checkGitOptions(argv: readonly Word[], collector: AnalysisCollector): void {
+  for (let i = 1; i < argv.length; i++) {
+    const text = argv[i]!.text;
+    if (!text.startsWith('-')) return; // the subcommand: global options end here
+    const value = text === '-c' ? argv[i + 1] : undefined;
+    if (value && (value.dynamic || isExecutingGitConfig(value.text))) {
+      collector.unresolvable(`git -c ${value.text} may run another program`);
+    }
+    if (text.startsWith('--exec-path=') || text.startsWith('--config-env')) collector.unresolvable(`git ${text} may run another program`);
+    if (['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'].includes(text)) i++;
+  }
+}
+
+/** False (and unresolvable) when the command name is not a fixed, plain word. */
+function checkCommandName(head: Word, collector: AnalysisCollector): boolean {
+  const name = head.text;
+  const problem = head.dynamic
+    ? `command name known only at run time: ${name}`
+    : head.glob
+      ? `command name is a glob pattern: ${name}`
+      : head.tildeUnresolved
+        ? `command name starts with an unexpanded ~: ${name}`
+        : name === ''
+          ? 'empty command name'
+          : hasSuspiciousNameCharacter(basename(name))
+            ? `non-ASCII or control character in command name: ${JSON.stringify(name)}`
+            : undefined;
+  if (problem) collector.unresolvable(problem);
+  return !problem;
+}
+
+export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector): void {
+  for (const assignment of assignments) {
+    const name = assignedName(assignment);
+    if (name && isHazardousVariable(name)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
+  }
+}
+
+function emit(current: Invocation, collector: AnalysisCollector): void {
+  const argv = current.argv.map((word) => word.text);
+  if (current.argv.some((word) => word.history)) collector.unresolvable('history expansion (!) in a word');
+  collector.commands.push({
+    argv,
+    program: basename(argv[0] ?? ''),
+    cwd: collector.cwdFor(current.scope),
+    assignments: current.assignments,
+    wrappers: current.wrappers,
+    text: current.text,
+    home: collector.context.home,
+    dynamicArguments: current.suppliedArguments || current.argv.some((word) => word.dynamic),
+  });
+}
+
+function literal(text: string): Word {
+  return { text, dynamic: false, glob: false, tildeUnresolved: false, history: false };
+}

@@ -1,0 +1,103 @@
+/**
+ * Loads tree-sitter-bash once and parses synchronously. This is the only file of the module that
+ * touches Node APIs or wasm; everything else works on the plain `SyntaxNode` copy it returns.
+ */
+import { createRequire } from 'node:module';
+import { Language, Parser, type Tree, type TreeCursor } from 'web-tree-sitter';
+import type { SyntaxNode } from './syntax.js';
+
+export interface BashParser {
+  /** Parses `source`; undefined if tree-sitter gives up (it never throws). */
+  parse(source: string): SyntaxNode | undefined;
+}
+
+let loading: Promise<BashParser> | undefined;
+
+/** Initialises the wasm runtime and the bash grammar on first call; later calls share the result. */
+export function loadBashParser(): Promise<BashParser> {
+  loading ??= createBashParser().catch((error: unknown) => {
+    loading = undefined; // a failed load may be retried
+    throw error;
+  });
+  return loading;
+}
+
+async function createBashParser(): Promise<BashParser> {
+  await Parser.init();
+  const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+  const language = await Language.load(wasmPath);
+  const parser = new Parser();
+  parser.setLanguage(language);
+  return {
+    parse(source) {
+      let tree: Tree | null = null;
+      try {
+        tree = parser.parse(source);
+        if (!tree) return undefined;
+        return copyTree(tree, source);
+      } catch {
+        parser.reset();
+        return undefined;
+      } finally {
+        tree?.delete();
+      }
+    },
+  };
+}
+
+/** Copies the tree with a cursor (one wasm call per step) into plain objects. */
+function copyTree(tree: Tree, source: string): SyntaxNode {
+  const cursor = tree.walk();
+  try {
+    return copyCurrent(cursor, source);
+  } finally {
+    cursor.delete();
+  }
+}
+
+interface MutableNode {
+  type: string;
+  field: string | null;
+  named: boolean;
+  missing: boolean;
+  start: number;
+  end: number;
+  text: string;
+  children: MutableNode[];
+  source: string;
+}
+
+function copyCurrent(cursor: TreeCursor, source: string): SyntaxNode {
+  // Iterative, so a deeply nested line cannot overflow the stack here.
+  const root = nodeAtCursor(cursor, source);
+  const stack: MutableNode[] = [root];
+  if (!cursor.gotoFirstChild()) return root;
+  for (;;) {
+    const node = nodeAtCursor(cursor, source);
+    stack[stack.length - 1]!.children.push(node);
+    if (cursor.gotoFirstChild()) {
+      stack.push(node);
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent() || stack.length <= 1) return root;
+      stack.pop();
+    }
+  }
+}
+
+function nodeAtCursor(cursor: TreeCursor, source: string): MutableNode {
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  return {
+    type: cursor.nodeType,
+    field: cursor.currentFieldName,
+    named: cursor.nodeIsNamed,
+    missing: cursor.nodeIsMissing,
+    start,
+    end,
+    text: source.slice(start, end),
+    children: [],
+    source,
+  };
+}

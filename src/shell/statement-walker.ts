@@ -1,0 +1,376 @@
+/**
+ * Walks a bash syntax tree the way bash executes it: sequences share the cwd, `&&`/`||` make later
+ * directory changes conditional, pipeline parts / subshells / substitutions / background jobs run
+ * in a forked scope, and a redirect written after a list or pipeline applies to its last command.
+ */
+import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './collector.js';
+import { checkAssignments, runInvocation, type Frame, type ScriptHost, type Stdin } from './command-runner.js';
+import { parseWithRepairs } from './parse-repair.js';
+import type { BashParser } from './parser.js';
+import { describeRedirect, isReadWriteMisparse, recordFileRedirect, type RedirectDescription } from './redirects.js';
+import { childByField, childrenByField, joinSplitWords, STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
+import { expandWord, resolveWord, type Word } from './words.js';
+
+const CONDITIONAL_TYPES = new Set(['if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement']);
+const LOOP_TYPES = new Set(['while_statement', 'for_statement', 'c_style_for_statement']);
+const BRANCH_TYPES = new Set(['elif_clause', 'else_clause', 'case_item']);
+const INHERITED: Stdin = { kind: 'inherited' };
+
+export class StatementWalker implements ScriptHost {
+  constructor(
+    private readonly collector: AnalysisCollector,
+    private readonly parser: BashParser,
+  ) {}
+
+  analyzeScript(source: string, scope: Scope, frame: Frame): void {
+    this.collector.nested(() => {
+      const parsed = parseWithRepairs(this.parser, source);
+      if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
+      if (containsSyntaxError(parsed.root)) this.collector.unresolvable('syntax error (incomplete or unsupported shell code)');
+      this.walkSequence(parsed.root.children, scope, frame);
+    });
+  }
+
+  /** Statements in order; a statement followed by `&` runs in the background, in a forked scope. */
+  walkSequence(children: readonly SyntaxNode[], scope: Scope, frame: Frame): void {
+    children.forEach((child, index) => {
+      if (STATEMENT_TYPES.has(child.type)) {
+        const background = children[index + 1]?.type === '&';
+        this.walkStatement(child, background ? forkScope(scope) : scope, frame, []);
+      } else if (child.type === 'ERROR') {
+        this.walkSequence(child.children, scope, frame);
+      } else if (child.named && child.type !== 'comment') {
+        this.scanSubstitutions(child, scope, frame);
+      }
+    });
+  }
+
+  /** `trailing`: redirects written after an enclosing list/pipeline, which bash applies here. */
+  walkStatement(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    this.collector.nested(() => this.dispatch(node, scope, frame, trailing));
+  }
+
+  private dispatch(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    if (CONDITIONAL_TYPES.has(node.type)) {
+      this.applyRedirects(trailing, scope, frame);
+      return this.walkConditional(node, scope, frame);
+    }
+    switch (node.type) {
+      case 'ERROR':
+        return this.walkSequence(node.children, scope, frame);
+      case 'command':
+        return this.walkCommand(node, scope, frame, trailing);
+      case 'redirected_statement':
+        return this.walkRedirected(node, scope, frame, trailing);
+      case 'list':
+        return this.walkList(node, scope, frame, trailing);
+      case 'pipeline':
+        return this.walkPipeline(node.children, scope, frame, trailing, false);
+      case 'negated_command':
+        return this.walkLastWith(node.children, scope, frame, trailing);
+      case 'subshell':
+        this.applyRedirects(trailing, scope, frame);
+        return this.walkSequence(node.children, forkScope(scope), frame);
+      case 'compound_statement':
+        this.applyRedirects(trailing, scope, frame);
+        if (node.children[0]?.type === '((') return this.scanSubstitutions(node, scope, frame); // arithmetic
+        return this.walkSequence(node.children, scope, frame);
+      case 'function_definition':
+        return this.walkFunctionDefinition(node, scope, frame);
+      case 'variable_assignment':
+      case 'variable_assignments':
+        this.applyRedirects(trailing, scope, frame);
+        checkAssignments(assignmentsIn(node).map((assignment) => assignment.text), this.collector);
+        return this.scanSubstitutions(node, scope, frame);
+      case 'declaration_command':
+      case 'unset_command':
+      case 'test_command':
+        return this.walkBuiltinStatement(node, scope, frame, trailing);
+      default:
+        this.collector.unresolvable(`unsupported shell construct: ${node.type}`);
+        return this.scanSubstitutions(node, scope, frame);
+    }
+  }
+
+  private walkCommand(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    const start = forkScope(scope);
+    const name = childByField(node, 'name');
+    const ownRedirects = childrenByField(node, 'redirect');
+    const redirects = [...ownRedirects, ...trailing].map((redirect) => ({ node: redirect, description: describeRedirect(redirect) }));
+    const assignments = node.children.filter((child) => child.type === 'variable_assignment');
+    const extraArguments = redirects.flatMap(({ description }) => ('extraArguments' in description ? description.extraArguments : []));
+    const wordNodes = joinSplitWords(
+      [name, ...childrenByField(node, 'argument'), ...extraArguments]
+        .filter((word): word is SyntaxNode => !!word && !isMissing(word))
+        .sort((a, b) => a.start - b.start),
+    );
+    // Substitutions run first, then redirects are opened, then the command runs.
+    for (const part of [...assignments, ...wordNodes]) this.scanSubstitutions(part, scope, frame);
+    const stdin = this.openRedirects(redirects, scope, frame, frame.stdin);
+    const assignmentTexts = assignments.map((assignment) => assignment.text);
+    checkAssignments(assignmentTexts, this.collector);
+    const argv = this.expandWords(wordNodes);
+    if (argv.length > 0 && name && !isMissing(name)) {
+      runInvocation(
+        { argv, assignments: assignmentTexts, wrappers: frame.wrappers, text: node.text, stdin, scope, suppliedArguments: false },
+        this.collector,
+        this,
+      );
+    }
+    this.walkHeredocContinuations(ownRedirects, start, scope, frame);
+  }
+
+  private walkRedirected(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    const start = forkScope(scope);
+    const body = childByField(node, 'body');
+    const redirects = childrenByField(node, 'redirect');
+    if (body) this.walkStatement(body, scope, frame, [...redirects, ...trailing]);
+    else this.applyRedirects([...redirects, ...trailing], scope, frame);
+    this.walkHeredocContinuations(redirects, start, scope, frame);
+  }
+
+  /** A left-nested chain of `&&` / `||`, flattened so long chains do not nest deeply. */
+  private walkList(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    const steps: { operator: string | undefined; statement: SyntaxNode }[] = [];
+    let current: SyntaxNode | undefined = node;
+    while (current?.type === 'list') {
+      const [left, operator, right] = statementsAndOperator(current);
+      if (right) steps.unshift({ operator, statement: right });
+      current = left;
+    }
+    if (current) steps.unshift({ operator: undefined, statement: current });
+    const start = forkScope(scope);
+    steps.forEach(({ operator, statement }, index) => {
+      const redirects = index === steps.length - 1 ? trailing : [];
+      if (operator === '||') this.walkOrBranch(statement, start, scope, frame, redirects);
+      else this.walkStatement(statement, scope, frame, redirects);
+    });
+  }
+
+  /** `left || right`: right runs only if left failed, so a cd in either leaves the cwd unknown. */
+  private walkOrBranch(right: SyntaxNode, start: Scope, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    const leftChanged = !sameDirectory(start, scope);
+    const rightScope = forkScope(start);
+    if (isExitCommand(right)) return this.walkStatement(right, rightScope, frame, trailing); // `cd x || exit 1`
+    if (leftChanged) forgetCwd(rightScope);
+    this.walkStatement(right, rightScope, frame, trailing);
+    if (leftChanged || !sameDirectory(start, rightScope)) forgetCwd(scope);
+  }
+
+  /** Each part runs in its own subshell; parts after the first read a pipe. */
+  private walkPipeline(children: readonly SyntaxNode[], scope: Scope, frame: Frame, trailing: readonly SyntaxNode[], afterPipe: boolean): void {
+    const parts = children.filter((child) => STATEMENT_TYPES.has(child.type) || child.type === 'ERROR');
+    parts.forEach((part, index) => {
+      const partFrame = index > 0 || afterPipe ? { ...frame, stdin: { kind: 'pipe' } as const } : frame;
+      const redirects = index === parts.length - 1 ? trailing : [];
+      if (part.type === 'ERROR') this.walkSequence(part.children, forkScope(scope), partFrame);
+      else this.walkStatement(part, forkScope(scope), partFrame, redirects);
+    });
+  }
+
+  private walkLastWith(children: readonly SyntaxNode[], scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    const statements = children.filter((child) => STATEMENT_TYPES.has(child.type));
+    statements.forEach((statement, index) => this.walkStatement(statement, scope, frame, index === statements.length - 1 ? trailing : []));
+  }
+
+  /** if / while / for / case: branches fork from the head; a cd inside leaves the cwd unknown after. */
+  private walkConditional(node: SyntaxNode, scope: Scope, frame: Frame): void {
+    const start = forkScope(scope);
+    const head = forkScope(scope);
+    const isLoop = LOOP_TYPES.has(node.type);
+    const branches: Scope[] = [head];
+    let thenBranch: Scope | undefined;
+    for (const child of node.children) {
+      if (child.type === 'do_group') {
+        this.walkSequence(child.children, head, frame);
+      } else if (BRANCH_TYPES.has(child.type)) {
+        const branch = forkScope(head);
+        branches.push(branch);
+        this.walkSequence(child.children, branch, frame);
+      } else if (STATEMENT_TYPES.has(child.type)) {
+        const inHead = isLoop || child.field === 'condition' || node.type !== 'if_statement';
+        if (!inHead && !thenBranch) branches.push((thenBranch = forkScope(head)));
+        this.walkStatement(child, inHead ? head : thenBranch!, frame, []);
+      } else if (child.named && child.type !== 'comment') {
+        this.scanSubstitutions(child, head, frame);
+      }
+    }
+    if (branches.every((branch) => sameDirectory(start, branch))) return;
+    if (isLoop) this.collector.unresolvable('cd inside a loop');
+    forgetCwd(scope);
+  }
+
+  private walkFunctionDefinition(node: SyntaxNode, scope: Scope, frame: Frame): void {
+    const name = childByField(node, 'name');
+    if (name) this.collector.functionNames.add(name.text);
+    const body = childByField(node, 'body');
+    // The body runs when called, possibly elsewhere: analysed so rules see it, calls are unresolvable.
+    if (body) this.walkStatement(body, forkScope(scope), frame, []);
+  }
+
+  /** `export`/`local`/`declare`/`unset`/`[ … ]`/`[[ … ]]`: reported as commands of their own. */
+  private walkBuiltinStatement(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    this.scanSubstitutions(node, scope, frame);
+    this.applyRedirects(trailing, scope, frame);
+    checkAssignments(assignmentsIn(node).map((assignment) => assignment.text), this.collector);
+    const argv = flattenWords(node, this.collector, 0);
+    runInvocation(
+      { argv, assignments: [], wrappers: frame.wrappers, text: node.text, stdin: frame.stdin, scope, suppliedArguments: false },
+      this.collector,
+      this,
+    );
+  }
+
+  /** Redirects of something that is not a simple command (a group, a loop, nothing at all). */
+  private applyRedirects(redirectNodes: readonly SyntaxNode[], scope: Scope, frame: Frame): void {
+    if (redirectNodes.length === 0) return;
+    const redirects = redirectNodes.map((node) => ({ node, description: describeRedirect(node) }));
+    this.openRedirects(redirects, scope, frame, frame.stdin);
+    if (redirects.some(({ description }) => 'extraArguments' in description && description.extraArguments.length > 0)) {
+      this.collector.unresolvable('words after a redirect of a compound command');
+    }
+  }
+
+  /** Records file targets, analyses substitutions in them; returns the resulting standard input. */
+  private openRedirects(redirects: readonly { node: SyntaxNode; description: RedirectDescription }[], scope: Scope, frame: Frame, stdin: Stdin, scan = true): Stdin {
+    let input = stdin;
+    for (const { node, description } of redirects) {
+      if (scan) this.scanSubstitutions(node, scope, frame, true);
+      switch (description.kind) {
+        case 'file':
+          recordFileRedirect(description, scope, this.collector);
+          if (description.access === 'read' && description.operator === '<') input = { kind: 'file' };
+          break;
+        case 'herestring': {
+          const word = description.word && resolveWord(description.word, this.collector.words);
+          input = { kind: 'text', text: word && !word.dynamic ? word.text : undefined };
+          break;
+        }
+        case 'heredoc':
+          input = { kind: 'text', text: description.literalBody };
+          // Nested redirects were scanned with the here-doc node; only their targets remain.
+          input = this.openRedirects(description.nested.map((nested) => ({ node: nested, description: describeRedirect(nested) })), scope, frame, input, false);
+          break;
+        case 'descriptor':
+          break;
+      }
+    }
+    return input;
+  }
+
+  /** tree-sitter parses `cat <<EOF && x` / `cat <<EOF | x` with the rest inside the here-doc node. */
+  private walkHeredocContinuations(redirects: readonly SyntaxNode[], start: Scope, scope: Scope, frame: Frame): void {
+    for (const redirect of redirects) {
+      if (redirect.type !== 'heredoc_redirect') continue;
+      const description = describeRedirect(redirect);
+      if (description.kind !== 'heredoc') continue;
+      if (description.pipeline) this.walkPipeline(description.pipeline.children, scope, frame, [], true);
+      const continuation = description.continuation;
+      if (continuation?.operator === '||') this.walkOrBranch(continuation.right, start, scope, frame, []);
+      else if (continuation) this.walkStatement(continuation.right, scope, frame, []);
+    }
+  }
+
+  /**
+   * Runs every command/process substitution inside `node` (arguments, assignments, strings,
+   * here-doc bodies, redirect targets) in a forked scope. Iterative: words can nest deeply.
+   */
+  scanSubstitutions(node: SyntaxNode, scope: Scope, frame: Frame, skipContinuations = false): void {
+    const pending: SyntaxNode[] = [node];
+    while (pending.length > 0) {
+      const current = pending.pop()!;
+      if (current.type === 'command_substitution' || current.type === 'process_substitution') {
+        this.walkSubstitution(current, scope, frame);
+        continue;
+      }
+      if (current !== node && STATEMENT_TYPES.has(current.type)) {
+        // Statements nested in a word-like node (here-doc continuations are walked elsewhere).
+        if (!skipContinuations) this.walkStatement(current, forkScope(scope), frame, []);
+        continue;
+      }
+      for (let i = current.children.length - 1; i >= 0; i--) pending.push(current.children[i]!);
+    }
+  }
+
+  private walkSubstitution(node: SyntaxNode, scope: Scope, frame: Frame): void {
+    const innerFrame: Frame = { wrappers: frame.wrappers, stdin: INHERITED };
+    if (node.text.startsWith('`')) {
+      // Inside backquotes `\`` `\$` `\\` are unescaped before the text is parsed (nested backquotes).
+      const inner = node.text.slice(1, node.text.endsWith('`') ? -1 : undefined).replace(/\\([`$\\])/g, '$1');
+      return this.analyzeScript(inner, forkScope(scope), innerFrame);
+    }
+    this.collector.nested(() => this.walkSequence(node.children, forkScope(scope), innerFrame));
+  }
+
+  private expandWords(nodes: readonly SyntaxNode[]): Word[] {
+    const words: Word[] = [];
+    for (const node of nodes) {
+      const result = expandWord(node, this.collector.words);
+      if ('error' in result) {
+        this.collector.unresolvable(result.error);
+        words.push(resolveWord(node, this.collector.words));
+      } else {
+        words.push(...result.words);
+      }
+    }
+    return words;
+  }
+}
+
+function statementsAndOperator(list: SyntaxNode): [SyntaxNode | undefined, string | undefined, SyntaxNode | undefined] {
+  const statements = list.children.filter((child) => STATEMENT_TYPES.has(child.type) || child.type === 'ERROR');
+  const operator = list.children.find((child) => child.type === '&&' || child.type === '||')?.type;
+  return [statements[0], operator, statements[1]];
+}
+
+/** Inserted by error recovery (`ls &&` gets a missing command name). */
+function isMissing(node: SyntaxNode): boolean {
+  return node.missing || (node.children.length > 0 && node.children.every(isMissing));
+}
+
+function isExitCommand(node: SyntaxNode): boolean {
+  const name = node.type === 'command' ? childByField(node, 'name')?.text : undefined;
+  return name === 'exit' || name === 'return';
+}
+
+function sameDirectory(a: Scope, b: Scope): boolean {
+  return a.cwd === b.cwd && a.dirStack?.length === b.dirStack?.length;
+}
+
+function assignmentsIn(node: SyntaxNode): SyntaxNode[] {
+  if (node.type === 'variable_assignment') return [node];
+  return node.children.filter((child) => child.type === 'variable_assignment');
+}
+
+/** Words of `declare …`, `[[ … ]]` etc. as argv: word-like nodes resolved, operators as written. */
+function flattenWords(node: SyntaxNode, collector: AnalysisCollector, depth: number): Word[] {
+  const words: Word[] = [];
+  for (const child of node.children) {
+    if (child.type === 'comment') continue;
+    if (WORD_TYPES.has(child.type)) words.push(resolveWord(child, collector.words));
+    else if (child.children.length === 0 || depth > 32 || child.type === 'variable_assignment') words.push(textWord(child.text));
+    else words.push(...flattenWords(child, collector, depth + 1));
+  }
+  return words;
+}
+
+const WORD_TYPES = new Set([
+  'word', 'string', 'raw_string', 'ansi_c_string', 'translated_string', 'concatenation', 'simple_expansion',
+  'expansion', 'number', 'command_substitution', 'process_substitution', 'arithmetic_expansion', 'regex',
+  'extglob_pattern', 'test_operator', 'variable_name',
+]);
+
+function textWord(text: string): Word {
+  return { text, dynamic: /[$`]/.test(text), glob: false, tildeUnresolved: false, history: false };
+}
+
+/** Real syntax errors; the `<>` misparse is not one. */
+function containsSyntaxError(root: SyntaxNode): boolean {
+  const pending: SyntaxNode[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.missing || (node.type === 'ERROR' && !isReadWriteMisparse(node))) return true;
+    pending.push(...node.children);
+  }
+  return false;
+}

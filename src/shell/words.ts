@@ -1,0 +1,194 @@
+/**
+ * Turns a word as written into the word(s) the shell passes to the program: quote removal,
+ * backslash escapes, `$'…'` decoding, adjacent concatenation, `~` and `$HOME`, brace expansion.
+ * Expansions only known at run time keep their source text (`$DIR`) and mark the word dynamic.
+ */
+import { decodeAnsiC } from './ansi-c.js';
+import { expandBraces, type WordChar } from './brace-expansion.js';
+import type { SyntaxNode } from './syntax.js';
+
+export interface Word {
+  readonly text: string;
+  /** Part of it is a parameter expansion or substitution: `text` holds that part as written. */
+  readonly dynamic: boolean;
+  /** Has an unquoted `*`, `?` or `[`: the shell may glob-expand it. */
+  readonly glob: boolean;
+  /** Starts with an unquoted `~user`, `~+` or `~-`, which we do not expand. */
+  readonly tildeUnresolved: boolean;
+  /** Has an unquoted `!` that interactive bash would history-expand (`!!`, `!ls`). */
+  readonly history: boolean;
+}
+
+export interface WordContext {
+  readonly home: string;
+  /** False when the line itself may change HOME, so `$HOME` is not known statically. */
+  readonly homeIsReliable: boolean;
+}
+
+interface Segment {
+  readonly text: string;
+  readonly quoted: boolean;
+  readonly dynamic: boolean;
+}
+
+export type WordResult = { readonly words: Word[] } | { readonly error: string };
+
+/** The argv words one written word becomes (several after brace expansion). */
+export function expandWord(node: SyntaxNode, context: WordContext): WordResult {
+  const segments = expandTilde(segmentsOf(node, context), context);
+  const history = hasHistoryExpansion(node);
+  const braceable = segments.some((s) => !s.quoted && !s.dynamic && s.text.includes('{'));
+  if (!braceable) return { words: [wordFrom(segments, history)] };
+  const chars: WordChar[] = segments.flatMap((s) => [...s.text].map((c) => ({ c, quoted: s.quoted, dynamic: s.dynamic })));
+  const expanded = expandBraces(chars);
+  if (!expanded) return { error: `brace expansion of ${node.text} gives too many words` };
+  return { words: expanded.map((word) => wordFrom(word.map((ch) => ({ text: ch.c, quoted: ch.quoted, dynamic: ch.dynamic })), history)) };
+}
+
+/** One word, without brace expansion (redirect targets, assignment values, here-strings). */
+export function resolveWord(node: SyntaxNode, context: WordContext): Word {
+  return wordFrom(expandTilde(segmentsOf(node, context), context), hasHistoryExpansion(node));
+}
+
+function wordFrom(segments: readonly Segment[], history: boolean): Word {
+  let text = '';
+  let dynamic = false;
+  let glob = false;
+  for (const segment of segments) {
+    text += segment.text;
+    dynamic ||= segment.dynamic;
+    glob ||= !segment.quoted && !segment.dynamic && /[*?[]/.test(segment.text);
+  }
+  const first = segments[0];
+  const tildeUnresolved = !!first && !first.quoted && !first.dynamic && first.text.startsWith('~');
+  return { text, dynamic, glob, tildeUnresolved, history };
+}
+
+function expandTilde(segments: Segment[], context: WordContext): Segment[] {
+  const first = segments[0];
+  if (!first || first.quoted || first.dynamic || !first.text.startsWith('~')) return segments;
+  const rest = first.text.slice(1);
+  const endsHere = rest === '' && segments.length === 1;
+  if (!rest.startsWith('/') && !endsHere) return segments; // ~user, ~+, ~-: left as written
+  const expanded: Segment[] = [{ text: context.home, quoted: true, dynamic: false }];
+  if (rest) expanded.push({ text: rest, quoted: false, dynamic: false });
+  return [...expanded, ...segments.slice(1)];
+}
+
+function segmentsOf(node: SyntaxNode, context: WordContext): Segment[] {
+  switch (node.type) {
+    case 'word':
+      return unquotedSegments(node.text);
+    case 'number':
+    case 'extglob_pattern':
+    case 'regex':
+    case 'test_operator':
+    case 'variable_name':
+    case 'file_descriptor':
+    case 'brace_expression':
+      return [{ text: node.text, quoted: false, dynamic: false }];
+    case 'raw_string':
+      return [{ text: node.text.slice(1, -1), quoted: true, dynamic: false }];
+    case 'ansi_c_string':
+      return [{ text: decodeAnsiC(node.text.slice(2, -1)), quoted: true, dynamic: false }];
+    case 'string':
+      return doubleQuotedSegments(node, context);
+    case 'translated_string': {
+      const inner = node.children.find((child) => child.type === 'string');
+      return inner ? doubleQuotedSegments(inner, context) : [dynamicSegment(node.text)];
+    }
+    case 'concatenation':
+    case 'command_name':
+      return concatenationSegments(node, context);
+    case 'simple_expansion':
+    case 'expansion':
+      return expansionSegments(node, context, false);
+    default:
+      // Substitutions, arithmetic, and anything we do not model: known only at run time.
+      return [dynamicSegment(node.text)];
+  }
+}
+
+function concatenationSegments(node: SyntaxNode, context: WordContext): Segment[] {
+  const out: Segment[] = [];
+  let position = node.start;
+  node.children.forEach((child, index) => {
+    if (child.start > position) out.push(...unquotedSegments(node.text.slice(position - node.start, child.start - node.start)));
+    position = child.end;
+    // `$"x"` split by tree-sitter into `$` and a string: a translated string, the `$` is not text.
+    if (child.type === '$' && node.children[index + 1]?.type === 'string') return;
+    out.push(...segmentsOf(child, context));
+  });
+  if (position < node.end) out.push(...unquotedSegments(node.text.slice(position - node.start)));
+  return out;
+}
+
+/** `"…"`: children are string_content, expansions and substitutions; gaps are literal text. */
+function doubleQuotedSegments(node: SyntaxNode, context: WordContext): Segment[] {
+  const out: Segment[] = [];
+  const contentStart = node.start + 1;
+  const contentEnd = node.end - 1;
+  let position = contentStart;
+  const literal = (from: number, to: number) => {
+    if (to > from) out.push({ text: unescapeDoubleQuoted(node.text.slice(from - node.start, to - node.start)), quoted: true, dynamic: false });
+  };
+  for (const child of node.children) {
+    if (child.start < contentStart || child.end > contentEnd) continue; // the quotes themselves
+    literal(position, child.start);
+    if (child.type === 'string_content' || !child.named) literal(child.start, child.end);
+    else if (child.type === 'simple_expansion' || child.type === 'expansion') out.push(...expansionSegments(child, context, true));
+    else out.push(dynamicSegment(child.text));
+    position = child.end;
+  }
+  literal(position, contentEnd);
+  return out;
+}
+
+/** `$HOME` / `${HOME}` are known (the context home); every other expansion is dynamic. */
+function expansionSegments(node: SyntaxNode, context: WordContext, quoted: boolean): Segment[] {
+  const dollar = node.text.indexOf('$');
+  // tree-sitter sometimes starts the node at whitespace before the `$` inside strings.
+  const lead: Segment[] = dollar > 0 ? [{ text: node.text.slice(0, dollar), quoted, dynamic: false }] : [];
+  const expression = node.text.slice(Math.max(dollar, 0));
+  if (context.homeIsReliable && (expression === '$HOME' || expression === '${HOME}')) {
+    return [...lead, { text: context.home, quoted: true, dynamic: false }];
+  }
+  return [...lead, dynamicSegment(expression)];
+}
+
+function dynamicSegment(text: string): Segment {
+  return { text, quoted: true, dynamic: true };
+}
+
+/** Unquoted text: `\x` quotes x, backslash-newline disappears. */
+function unquotedSegments(text: string): Segment[] {
+  if (!text.includes('\\')) return [{ text, quoted: false, dynamic: false }];
+  const out: Segment[] = [];
+  let plain = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch !== '\\' || i + 1 >= text.length) {
+      plain += ch;
+      continue;
+    }
+    const next = text[++i]!;
+    if (next === '\n') continue;
+    if (plain) out.push({ text: plain, quoted: false, dynamic: false });
+    plain = '';
+    out.push({ text: next, quoted: true, dynamic: false });
+  }
+  if (plain) out.push({ text: plain, quoted: false, dynamic: false });
+  return out;
+}
+
+/** Inside double quotes a backslash only escapes `$`, backquote, `"`, `\` and newline. */
+function unescapeDoubleQuoted(text: string): string {
+  return text.includes('\\') ? text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c)) : text;
+}
+
+/** Unquoted (or double-quoted) `!` followed by something bash's history expansion would use. */
+function hasHistoryExpansion(node: SyntaxNode): boolean {
+  if (node.type === 'raw_string' || node.type === 'ansi_c_string') return false;
+  if (node.type === 'word' || node.type === 'string_content') return /!(?![\s=("]|$)/.test(node.text);
+  return node.children.some(hasHistoryExpansion);
+}
