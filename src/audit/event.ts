@@ -1,0 +1,78 @@
+import type { Decision } from '../core/decision.js';
+import type { DecisionSource, Evaluation } from '../policy/evaluate.js';
+import type { CallFacts } from '../core/facts.js';
+import { maskText, maskValue } from './mask.js';
+
+/** Where the final answer came from. */
+export type AnswerSource =
+  | DecisionSource
+  | { readonly type: 'fallback'; readonly fallback: 'deny' | 'cancel' }
+  | { readonly type: 'client' }
+  | { readonly type: 'cancelled'; readonly by: 'session/cancel' | '$/cancel_request' | 'shutdown' }
+  | { readonly type: 'error'; readonly message: string };
+
+/** What the agent finally got. */
+export type Outcome = 'allowed' | 'denied' | 'cancelled' | 'escalated' | 'passed';
+
+/** One decision, one line of the audit log. Versioned: readers check `v`. */
+export interface AuditEventV1 {
+  readonly v: 1;
+  readonly event: 'decision' | 'unprompted' | 'problem';
+  readonly time: string;
+  readonly decisionId?: string;
+  readonly method?: string;
+  readonly sessionId?: string;
+  readonly agent?: string;
+  readonly toolCallId?: string;
+  readonly kind?: string;
+  readonly tool?: string;
+  readonly title?: string;
+  readonly command?: string;
+  readonly items?: readonly { item: string; decision: Decision | null; rules: string[]; grant?: string }[];
+  /** The policy's decision before fallbacks. */
+  readonly policyDecision?: Decision;
+  readonly outcome?: Outcome;
+  readonly decision?: 'allow' | 'deny' | 'ask' | 'cancelled';
+  readonly source?: AnswerSource;
+  readonly reason?: string;
+  readonly optionId?: string;
+  readonly wouldHave?: readonly { ruleId: string; layer: string; decision: Decision; enforcement: string }[];
+  readonly unresolvable?: readonly string[];
+  readonly input?: unknown;
+  readonly latencyMs?: number;
+  readonly message?: string;
+}
+
+export function decisionEvent(input: {
+  time: Date; decisionId: string; method: string; sessionId: string | undefined; toolCallId: string | undefined;
+  facts: CallFacts; evaluation: Evaluation; decision: AuditEventV1['decision']; outcome: Outcome; source: AnswerSource;
+  optionId: string | undefined; latencyMs: number;
+}): AuditEventV1 {
+  const { facts, evaluation } = input;
+  return {
+    v: 1, event: 'decision', time: input.time.toISOString(), decisionId: input.decisionId, method: input.method,
+    ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
+    ...(facts.agent !== undefined ? { agent: facts.agent } : {}),
+    ...(input.toolCallId !== undefined ? { toolCallId: input.toolCallId } : {}),
+    kind: facts.kind,
+    ...(facts.tool !== undefined ? { tool: facts.tool } : {}),
+    ...(facts.title !== undefined ? { title: maskText(facts.title) } : {}),
+    ...(facts.shellLine !== undefined ? { command: maskText(facts.shellLine) } : {}),
+    items: evaluation.items.map((i) => ({
+      item: maskText(i.label), decision: i.decision ?? null, rules: i.matches.map((m) => m.ruleId),
+      ...(i.grant ? { grant: i.grant.id } : {}),
+    })),
+    policyDecision: evaluation.decision,
+    decision: input.decision,
+    outcome: input.outcome,
+    source: input.source,
+    reason: maskText(evaluation.reason),
+    ...(input.optionId !== undefined ? { optionId: input.optionId } : {}),
+    ...(evaluation.wouldHave.length > 0 ? {
+      wouldHave: evaluation.wouldHave.map((m) => ({ ruleId: m.ruleId, layer: m.layer, decision: m.decision, enforcement: m.enforcement })),
+    } : {}),
+    ...(evaluation.unresolvable.length > 0 ? { unresolvable: evaluation.unresolvable } : {}),
+    input: maskValue(facts.input),
+    latencyMs: Math.round(input.latencyMs * 1000) / 1000,
+  };
+}

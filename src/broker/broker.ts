@@ -1,0 +1,280 @@
+import { performance } from 'node:perf_hooks';
+import type { AnswerSource, AuditEventV1, Outcome } from '../audit/event.js';
+import { decisionEvent } from '../audit/event.js';
+import type { AuditSink } from '../audit/sink.js';
+import type { CallFacts } from '../core/facts.js';
+import { extractFacts } from '../facts/extract.js';
+import type { PathCanonicalizer } from '../facts/paths.js';
+import type { ToolCallState } from '../facts/tool-call.js';
+import { ACP, isPermissionOption, type PermissionOption, type PermissionOutcome } from '../protocol/acp.js';
+import { classify, encode, idKey, RPC_ERRORS, type RpcId } from '../protocol/jsonrpc.js';
+import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.js';
+import type { NonInteractiveFallback, PolicySet } from '../policy/types.js';
+import { SessionState } from '../session/sessions.js';
+import type { ShellAnalyzer } from '../shell/types.js';
+import { answerFor } from './answer.js';
+import { agentLineNeedsInspection, clientLineNeedsInspection } from './prefilter.js';
+
+export interface BrokerDeps {
+  /** The policy in force now (hot reload swaps what this returns). */
+  readonly policy: () => PolicySet;
+  readonly shell: ShellAnalyzer;
+  readonly home: string;
+  /** Workspace for sessions the broker never saw start (the broker's own cwd). */
+  readonly fallbackWorkspace: string;
+  readonly canonicalize: PathCanonicalizer;
+  readonly nonInteractive: boolean;
+  readonly grants?: GrantLookup;
+  readonly audit: AuditSink;
+  readonly clock: () => Date;
+  readonly newDecisionId: () => string;
+  readonly log: (message: string) => void;
+  readonly toAgent: (bytes: Buffer) => void;
+  readonly toClient: (bytes: Buffer) => void;
+}
+
+/** A permission request the broker answers itself but has not answered yet. */
+interface Held {
+  readonly id: RpcId;
+  readonly sessionId: string;
+  settled: boolean;
+}
+
+const ENFORCED_KIND: Readonly<Record<string, 'read' | 'edit' | 'execute'>> = {
+  [ACP.fsRead]: 'read', [ACP.fsWrite]: 'edit', [ACP.terminalCreate]: 'execute',
+};
+
+/**
+ * The broker's view of one editor ⇄ agent connection. Every line is forwarded unchanged except
+ * agent→client permission requests it answers itself and enforced fs/terminal calls it denies.
+ */
+export class Broker {
+  readonly state = new SessionState();
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly deps: BrokerDeps) {}
+
+  /** A line from the editor (client → agent). */
+  fromClient(line: Buffer): void {
+    if (clientLineNeedsInspection(line)) {
+      const message = classify(parseLine(line));
+      if (message.type === 'request') {
+        this.state.noteClientRequest(message.method, message.id, message.params);
+      } else if (message.type === 'notification' && message.method === ACP.sessionCancel) {
+        const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+        if (typeof sessionId === 'string') this.cancelHeld((h) => h.sessionId === sessionId, 'session/cancel');
+      }
+    }
+    this.deps.toAgent(line);
+  }
+
+  /** A line from the agent (agent → client). */
+  fromAgent(line: Buffer): void {
+    if (!agentLineNeedsInspection(line, this.state.hasPendingResponses())) {
+      this.deps.toClient(line);
+      return;
+    }
+    const message = classify(parseLine(line));
+    switch (message.type) {
+      case 'request':
+        if (message.method === ACP.requestPermission) return this.onPermissionRequest(message.id, message.params, line);
+        if (message.method in ENFORCED_KIND) return this.onEnforcedRequest(message.id, message.method, message.params, line);
+        break;
+      case 'notification':
+        if (message.method === ACP.sessionUpdate) this.onSessionUpdate(message.params);
+        else if (message.method === ACP.cancelRequest) {
+          const requestId = (message.params as { requestId?: RpcId } | undefined)?.requestId;
+          if (requestId !== undefined && this.held.has(idKey(requestId))) {
+            // The client never saw this request, so the cancel is ours to honour, not the client's.
+            this.cancelHeld((h) => idKey(h.id) === idKey(requestId), '$/cancel_request');
+            return;
+          }
+        }
+        break;
+      case 'response':
+        if (this.state.awaitsResponse(message.id)) this.state.noteAgentResponse(message.id, message.result);
+        break;
+      case 'other':
+        break;
+    }
+    this.deps.toClient(line);
+  }
+
+  /** The connection is ending: every held request is settled (cancelled), never left hanging or allowed. */
+  shutdown(): void {
+    this.cancelHeld(() => true, 'shutdown');
+  }
+
+  heldCount(): number {
+    return this.held.size;
+  }
+
+  private onSessionUpdate(params: unknown): void {
+    const p = params as { sessionId?: unknown; update?: unknown } | undefined;
+    const update = p?.update as Record<string, unknown> | undefined;
+    if (typeof p?.sessionId !== 'string' || !update || typeof update !== 'object') return;
+    if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    const finished = this.state.noteToolCallUpdate(p.sessionId, update);
+    if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
+  }
+
+  private onPermissionRequest(id: RpcId, params: unknown, line: Buffer): void {
+    const started = performance.now();
+    const p = params as { sessionId?: unknown; toolCall?: unknown; options?: unknown } | undefined;
+    const options = Array.isArray(p?.options) ? p.options.filter(isPermissionOption) : [];
+    if (typeof p?.sessionId !== 'string' || !p.toolCall || typeof p.toolCall !== 'object' || options.length === 0) {
+      // Malformed: the broker cannot decide it, so the human (or the agent's own error handling) does.
+      this.deps.log('acp-broker: malformed session/request_permission; forwarding it to the client undecided');
+      return this.askOrFallback(id, undefined, options, line, undefined, started);
+    }
+    const sessionId = p.sessionId;
+    const toolCall = p.toolCall as Record<string, unknown>;
+    if (typeof toolCall.toolCallId === 'string') this.state.noteAsked(sessionId, toolCall.toolCallId);
+    const held: Held = { id, sessionId, settled: false };
+    this.held.set(idKey(id), held);
+    let decided: { facts: CallFacts; evaluation: Evaluation } | undefined;
+    try {
+      decided = this.decide(sessionId, this.state.mergedToolCall(sessionId, toolCall));
+    } catch (error) {
+      // Fail closed: an error never becomes an allow.
+      this.deps.log(`acp-broker: error while deciding a permission request: ${(error as Error).stack ?? error}`);
+    }
+    this.held.delete(idKey(id));
+    if (held.settled) return;
+    if (!decided) return this.askOrFallback(id, sessionId, options, line, undefined, started);
+    const { facts, evaluation } = decided;
+    const audit = (decision: AuditEventV1['decision'], outcome: Outcome, source: AnswerSource, optionId?: string) =>
+      this.deps.audit.write(decisionEvent({
+        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId,
+        toolCallId: typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined, facts, evaluation,
+        decision, outcome, source, optionId, latencyMs: performance.now() - started,
+      }));
+    if (evaluation.decision === 'allow' || evaluation.decision === 'deny') {
+      const answer = answerFor(evaluation.decision, options);
+      if (answer.type === 'outcome') {
+        this.answerAgent(id, answer.outcome);
+        const optionId = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
+        audit(answer.outcome.outcome === 'cancelled' ? 'cancelled' : evaluation.decision,
+          evaluation.decision === 'allow' ? 'allowed' : answer.outcome.outcome === 'cancelled' ? 'cancelled' : 'denied',
+          evaluation.source, optionId);
+        return;
+      }
+      // Allowed, but the agent offers no one-shot allow: only a human may pick a persistent option.
+    }
+    this.askOrFallback(id, sessionId, options, line, audit, started);
+  }
+
+  /** `ask`: to the editor when someone can answer; else the policy's non-interactive fallback. */
+  private askOrFallback(
+    id: RpcId, sessionId: string | undefined, options: readonly PermissionOption[], line: Buffer,
+    audit: ((decision: AuditEventV1['decision'], outcome: Outcome, source: AnswerSource, optionId?: string) => void) | undefined,
+    _started: number,
+  ): void {
+    if (!this.deps.nonInteractive) {
+      audit?.('ask', 'escalated', { type: 'client' });
+      this.deps.toClient(line);
+      return;
+    }
+    const fallback = this.fallback();
+    const answer = answerFor(fallback, options);
+    const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
+    this.answerAgent(id, outcome);
+    audit?.(outcome.outcome === 'cancelled' ? 'cancelled' : 'deny', outcome.outcome === 'cancelled' ? 'cancelled' : 'denied',
+      { type: 'fallback', fallback }, outcome.outcome === 'selected' ? outcome.optionId : undefined);
+    if (!audit) {
+      this.deps.audit.write({
+        v: 1, event: 'decision', time: this.deps.clock().toISOString(), decisionId: this.deps.newDecisionId(),
+        method: ACP.requestPermission, ...(sessionId ? { sessionId } : {}), decision: outcome.outcome === 'cancelled' ? 'cancelled' : 'deny',
+        outcome: outcome.outcome === 'cancelled' ? 'cancelled' : 'denied', source: { type: 'fallback', fallback },
+        reason: 'the request could not be evaluated; non-interactive fallback applied',
+      });
+    }
+  }
+
+  private fallback(): NonInteractiveFallback {
+    // Strictest across layers: any layer asking for deny gets deny.
+    const files = this.deps.policy().files;
+    return files.length === 0 || files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
+  }
+
+  private onEnforcedRequest(id: RpcId, method: string, params: unknown, line: Buffer): void {
+    const started = performance.now();
+    const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
+    const sessionId = typeof p.sessionId === 'string' ? p.sessionId : undefined;
+    const kind = ENFORCED_KIND[method]!;
+    const call: ToolCallState = kind === 'execute'
+      ? { toolCallId: `${method}`, kind, rawInput: { command: p.command, args: p.args, cwd: p.cwd } }
+      : { toolCallId: `${method}`, kind, locations: [{ path: p.path }], rawInput: { path: p.path } };
+    let decided: { facts: CallFacts; evaluation: Evaluation } | undefined;
+    try {
+      decided = this.decide(sessionId, call);
+    } catch (error) {
+      this.deps.log(`acp-broker: error while checking ${method}: ${(error as Error).message}`);
+    }
+    if (!decided) {
+      // Cannot evaluate: refuse rather than let an unchecked write or command through.
+      return this.refuseEnforced(id, method, 'the broker could not evaluate this request');
+    }
+    const { facts, evaluation } = decided;
+    const denied = evaluation.decision === 'deny';
+    this.deps.audit.write(decisionEvent({
+      time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method, sessionId, toolCallId: undefined, facts,
+      evaluation, decision: evaluation.decision, outcome: denied ? 'denied' : 'passed', source: evaluation.source,
+      optionId: undefined, latencyMs: performance.now() - started,
+    }));
+    if (denied) return this.refuseEnforced(id, method, evaluation.reason, evaluation.source.type === 'rule' ? evaluation.source.ruleId : undefined);
+    this.deps.toClient(line);
+  }
+
+  private refuseEnforced(id: RpcId, method: string, reason: string, ruleId?: string): void {
+    this.deps.toAgent(encode({
+      jsonrpc: '2.0', id,
+      error: { code: RPC_ERRORS.deniedByPolicy, message: `${method} denied by acp-broker policy: ${reason}`, data: { ruleId: ruleId ?? null, reason } },
+    }));
+  }
+
+  private decide(sessionId: string | undefined, call: ToolCallState): { facts: CallFacts; evaluation: Evaluation } {
+    const workspace = (sessionId !== undefined ? this.state.workspaceOf(sessionId) : undefined) ?? this.deps.fallbackWorkspace;
+    const facts = extractFacts(call, {
+      workspace, home: this.deps.home, agent: this.state.agentName, shell: this.deps.shell, canonicalize: this.deps.canonicalize,
+    });
+    const evaluation = evaluate(this.deps.policy(), facts, { home: this.deps.home, ...(this.deps.grants ? { grants: this.deps.grants } : {}) });
+    return { facts, evaluation };
+  }
+
+  private noteUnprompted(sessionId: string, call: ToolCallState): void {
+    const kind = typeof call.kind === 'string' ? call.kind : undefined;
+    if (kind !== 'edit' && kind !== 'delete' && kind !== 'move' && kind !== 'execute') return;
+    this.deps.audit.write({
+      v: 1, event: 'unprompted', time: this.deps.clock().toISOString(), sessionId, toolCallId: call.toolCallId, kind,
+      ...(typeof call.title === 'string' ? { title: call.title } : {}),
+      reason: 'the agent ran this tool call without asking for permission',
+    });
+  }
+
+  private answerAgent(id: RpcId, outcome: PermissionOutcome): void {
+    this.deps.toAgent(encode({ jsonrpc: '2.0', id, result: { outcome } }));
+  }
+
+  private cancelHeld(which: (held: Held) => boolean, by: 'session/cancel' | '$/cancel_request' | 'shutdown'): void {
+    for (const [key, held] of this.held) {
+      if (held.settled || !which(held)) continue;
+      held.settled = true;
+      this.held.delete(key);
+      if (by !== 'shutdown') this.answerAgent(held.id, { outcome: 'cancelled' });
+      this.deps.audit.write({
+        v: 1, event: 'decision', time: this.deps.clock().toISOString(), decisionId: this.deps.newDecisionId(),
+        method: ACP.requestPermission, sessionId: held.sessionId, decision: 'cancelled', outcome: 'cancelled',
+        source: { type: 'cancelled', by }, reason: `cancelled by ${by} while the broker held it`,
+      });
+    }
+  }
+}
+
+function parseLine(line: Buffer): unknown {
+  try {
+    return JSON.parse(line.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { answerFor } from '../broker/answer.js';
+import { BrokerError } from '../core/errors.js';
+import { extractFacts } from '../facts/extract.js';
+import { mergeToolCall } from '../facts/tool-call.js';
+import { isPermissionOption } from '../protocol/acp.js';
+import { evaluate, type Evaluation } from '../policy/evaluate.js';
+import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { single, type ParsedArgs } from './args.js';
+import { loadEngine } from './engine.js';
+
+/**
+ * `acp-broker check REQUEST.json|-`: decide one permission request offline and explain why.
+ * Exit 0 whatever the decision (the decision is the output), 2 for bad input or policy.
+ */
+export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) => void; stderr: (s: string) => void }): Promise<number> {
+  const source = args.positionals[0];
+  if (source === undefined || args.positionals.length > 1) throw new BrokerError('usage', 'check takes one REQUEST.json (or - for stdin)');
+  const text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  let parsed: unknown;
+  try { parsed = JSON.parse(text); } catch (error) { throw new BrokerError('usage', `${source}: not JSON: ${(error as Error).message}`); }
+  const message = parsed as { method?: string; params?: unknown };
+  const params = (message.method === 'session/request_permission' ? message.params : parsed) as { toolCall?: Record<string, unknown>; options?: unknown[] };
+  if (!params || typeof params.toolCall !== 'object' || params.toolCall === null) {
+    throw new BrokerError('usage', `${source}: expected the params of a session/request_permission (with a toolCall), or the whole message`);
+  }
+  const engine = await loadEngine(args, io.stderr);
+  if (!engine) return 2;
+  const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
+  const facts = extractFacts(mergeToolCall(undefined, params.toolCall), {
+    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize: realpathCanonicalizer(),
+  });
+  const evaluation = evaluate(engine.policy, facts, { home: engine.dirs.home });
+  const options = (params.options ?? []).filter(isPermissionOption);
+  const nonInteractive = engine.policy.files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
+  const interactive = evaluation.decision === 'ask' ? undefined : answerFor(evaluation.decision, options);
+  const headless = answerFor(evaluation.decision === 'ask' ? nonInteractive : evaluation.decision, options);
+  const answer = (a: ReturnType<typeof answerFor> | undefined) => a === undefined ? 'escalated to the client' : a.type === 'needs_human' ? 'escalated (no allow_once offered)'
+    : a.outcome.outcome === 'selected' ? `selected ${a.outcome.optionId} (${a.optionKind})` : 'cancelled';
+  const report = {
+    decision: evaluation.decision, reason: evaluation.reason, source: evaluation.source, workspace: cwd,
+    facts: { kind: facts.kind, tool: facts.tool ?? null, title: facts.title ?? null, command: facts.shellLine ?? null, unresolvable: facts.unresolvable },
+    items: evaluation.items.map((i) => ({ item: i.label, decision: i.decision ?? null, matches: i.matches })),
+    wouldHave: evaluation.wouldHave,
+    answer: { interactive: answer(interactive), nonInteractive: answer(headless) },
+  };
+  io.stdout(args.flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : explain(report, evaluation));
+  return 0;
+}
+
+function inferCwd(toolCall: Record<string, unknown>): string | undefined {
+  const raw = toolCall.rawInput as { cwd?: unknown } | undefined;
+  return typeof raw?.cwd === 'string' ? raw.cwd : undefined;
+}
+
+function explain(report: { decision: string; reason: string; workspace: string; facts: { kind: string; command: string | null; unresolvable: readonly string[] }; answer: { interactive: string; nonInteractive: string } }, evaluation: Evaluation): string {
+  const lines = [`decision: ${report.decision.toUpperCase()}`, `reason:   ${report.reason}`, `kind:     ${report.facts.kind}`, `workspace: ${report.workspace}`];
+  if (report.facts.command) lines.push(`command:  ${report.facts.command}`);
+  if (report.facts.unresolvable.length) lines.push(`unresolvable: ${report.facts.unresolvable.join('; ')}`);
+  lines.push('items:');
+  for (const item of evaluation.items) {
+    lines.push(`  ${(item.decision ?? 'undecided').padEnd(9)} ${item.label}`);
+    for (const m of item.matches) {
+      const effect = m.enforcement === 'enforce' ? m.decision : `${m.enforcement}: would ${m.decision}${m.effective ? `, counts as ${m.effective}` : ', no effect'}`;
+      lines.push(`            rule ${m.ruleId} (${effect}) [${m.layer}] ${m.file}:${m.line}:${m.column}`);
+    }
+  }
+  lines.push(`agent receives: ${report.answer.interactive} (interactive); ${report.answer.nonInteractive} (non-interactive)`);
+  return `${lines.join('\n')}\n`;
+}

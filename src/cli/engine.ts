@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { formatDiagnostic } from '../policy/diagnostics.js';
+import { loadPolicyFiles, type PolicySource } from '../policy/sources.js';
+import type { PolicySet } from '../policy/types.js';
+import { brokerDirs, packagePath, type BrokerDirs } from '../platform/dirs.js';
+import { createShellAnalyzer } from '../shell/index.js';
+import type { ShellAnalyzer } from '../shell/types.js';
+import type { ParsedArgs } from './args.js';
+
+export const SYSTEM_MANAGED_POLICY = '/etc/acp-broker/policy.yaml';
+
+export interface Engine {
+  readonly policy: PolicySet;
+  readonly sources: readonly PolicySource[];
+  readonly shell: ShellAnalyzer;
+  readonly dirs: BrokerDirs;
+}
+
+/** Which policy files are in force, by layer. */
+export function policySources(args: ParsedArgs, dirs: BrokerDirs, cwd = process.cwd()): PolicySource[] {
+  const sources: PolicySource[] = [];
+  for (const file of args.options.get('--managed-policy') ?? []) sources.push({ file: resolve(cwd, file), layer: 'managed' });
+  if (existsSync(SYSTEM_MANAGED_POLICY)) sources.push({ file: SYSTEM_MANAGED_POLICY, layer: 'managed' });
+  const user = args.options.get('--policy');
+  if (user && user.length > 0) {
+    for (const file of user) sources.push({ file: resolve(cwd, file), layer: 'user' });
+  } else {
+    const userFile = join(dirs.config, 'policy.yaml');
+    sources.push({ file: existsSync(userFile) ? userFile : packagePath('policies', 'default.yaml'), layer: 'user' });
+  }
+  return sources;
+}
+
+/** Load everything a decision needs. On an invalid policy, print every diagnostic and return undefined. */
+export async function loadEngine(args: ParsedArgs, stderr: (s: string) => void): Promise<Engine | undefined> {
+  const dirs = brokerDirs();
+  const shell = await createShellAnalyzer();
+  const sources = policySources(args, dirs);
+  const loaded = loadPolicyFiles(sources, shell);
+  for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
+  if (!loaded.policy) {
+    stderr('acp-broker: the policy is invalid; nothing was started. Fix the errors above (`acp-broker validate FILE` checks a file).\n');
+    return undefined;
+  }
+  return { policy: loaded.policy, sources, shell, dirs };
+}
+
+/** Decision ids: unique across processes writing the same audit log. */
+export function decisionIdGenerator(): () => string {
+  const prefix = randomBytes(4).toString('hex');
+  let n = 0;
+  return () => `${prefix}-${(++n).toString(36)}`;
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { AuditEventV1 } from '../audit/event.js';
+import { fileAuditSink, type AuditSink } from '../audit/sink.js';
+import { BrokerError } from '../core/errors.js';
+import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { runAgent } from '../relay/run-agent.js';
+import { single, type ParsedArgs } from './args.js';
+import { decisionIdGenerator, loadEngine } from './engine.js';
+import { runHeadlessClient } from './exec-client.js';
+
+/**
+ * `acp-broker exec`: a headless run for CI. The agent is wrapped by the broker in non-interactive
+ * mode and driven by a built-in client; agent text goes to stdout, decisions to stderr.
+ * Exit 0 when the turn ends normally (`end_turn`), 1 otherwise, 2 for bad usage or policy.
+ */
+export async function execCommand(args: ParsedArgs): Promise<number> {
+  if (args.agent.length === 0) throw new BrokerError('usage', 'missing the agent command: acp-broker exec --prompt TEXT -- AGENT_COMMAND [ARGS...]');
+  const promptText = single(args, '--prompt');
+  const promptFile = single(args, '--prompt-file');
+  if ((promptText === undefined) === (promptFile === undefined)) throw new BrokerError('usage', 'give exactly one of --prompt TEXT or --prompt-file FILE');
+  const prompt = promptText ?? readFileSync(promptFile!, 'utf8');
+  const cwd = resolve(single(args, '--cwd') ?? process.cwd());
+  const stderr = (s: string) => process.stderr.write(s);
+  const engine = await loadEngine(args, stderr);
+  if (!engine) return 2;
+  const quiet = args.flags.has('--quiet');
+  const auditPath = single(args, '--audit') ?? join(engine.dirs.state, 'audit.jsonl');
+  const fileSink = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
+  const audit: AuditSink = {
+    write(event) {
+      fileSink.write(event);
+      if (!quiet) stderr(`${describeDecision(event)}\n`);
+    },
+    close: () => fileSink.close(),
+  };
+  const [command, ...agentArgs] = args.agent as [string, ...string[]];
+  const clientToBroker = new PassThrough();
+  const brokerToClient = new PassThrough();
+  const session = runAgent({
+    command, args: agentArgs, clientIn: clientToBroker, clientOut: brokerToClient, stderr: process.stderr, cwd,
+    deps: {
+      policy: () => engine.policy, shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: cwd,
+      canonicalize: realpathCanonicalizer(), nonInteractive: true, audit,
+      clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
+    },
+  });
+  const result = await runHeadlessClient({
+    toAgent: clientToBroker, fromAgent: brokerToClient, cwd, prompt,
+    onText: (text) => process.stdout.write(text),
+    onLog: (line) => { if (!quiet) stderr(`acp-broker: ${line}\n`); },
+  });
+  process.stdout.write('\n');
+  clientToBroker.end();
+  const agentCode = await session.exitCode;
+  await audit.close();
+  if (result.error) {
+    stderr(`acp-broker: ${result.error} (agent exit code ${agentCode})\n`);
+    return 1;
+  }
+  stderr(`acp-broker: turn ended: ${result.stopReason}\n`);
+  return result.stopReason === 'end_turn' ? 0 : 1;
+}
+
+function describeDecision(event: AuditEventV1): string {
+  if (event.event === 'unprompted') return `acp-broker: unprompted ${event.kind} ${event.title ?? ''}`;
+  const what = event.command ?? event.title ?? event.kind ?? '';
+  const source = event.source;
+  const by = !source ? '' : source.type === 'rule' ? `rule ${source.ruleId}` : source.type === 'grant' ? `grant ${source.grantId}`
+    : source.type === 'fallback' ? `non-interactive fallback (${source.fallback})` : source.type;
+  return `acp-broker: ${(event.decision ?? '').toUpperCase().padEnd(9)} ${what}  [${by}] ${event.reason ?? ''}`;
+}

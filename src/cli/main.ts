@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+import { BrokerError } from '../core/errors.js';
+import { parseArgs, USAGE } from './args.js';
+import { checkCommand } from './check.js';
+import { execCommand } from './exec.js';
+import { runCommand } from './run.js';
+
+const VERSION = '0.1.0';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.flags.has('--version')) { process.stdout.write(`acp-broker ${VERSION}\n`); return 0; }
+  if (args.command === 'help' || (args.flags.has('--help'))) { process.stderr.write(`${USAGE}\n`); return 0; }
+  switch (args.command) {
+    case 'run': return runCommand(args);
+    case 'exec': return execCommand(args);
+    case 'check': return checkCommand(args, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) });
+    default: throw new BrokerError('usage', `\`${args.command}\` is not available in this version`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  // Exit once stdout is flushed: an open stdin (the editor's pipe) must not keep the broker alive
+  // after the agent is gone.
+  (code) => { process.stdout.write('', () => process.exit(code)); },
+  (error: unknown) => {
+    if (error instanceof BrokerError && error.code === 'usage') {
+      process.stderr.write(`acp-broker: ${error.message}\n\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`acp-broker: ${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 2;
+    }
+  },
+);

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileAuditSink } from '../audit/sink.js';
+import { BrokerError } from '../core/errors.js';
+import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { runAgent } from '../relay/run-agent.js';
+import { single, type ParsedArgs } from './args.js';
+import { decisionIdGenerator, loadEngine } from './engine.js';
+
+/** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
+export async function runCommand(args: ParsedArgs): Promise<number> {
+  if (args.agent.length === 0) throw new BrokerError('usage', 'missing the agent command: acp-broker run [options] -- AGENT_COMMAND [ARGS...]');
+  const [command, ...agentArgs] = args.agent as [string, ...string[]];
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    // An editor's "terminal login" re-launches the configured command interactively with extra
+    // arguments; there is no ACP traffic to broker, so hand the terminal to the agent.
+    return runInteractive(command, agentArgs);
+  }
+  const stderr = (s: string) => process.stderr.write(s);
+  const engine = await loadEngine(args, stderr);
+  if (!engine) return 2;
+  const auditPath = single(args, '--audit') ?? join(engine.dirs.state, 'audit.jsonl');
+  const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
+  const graceMs = Number(single(args, '--grace-ms') ?? 2000);
+  const session = runAgent({
+    command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
+    deps: {
+      policy: () => engine.policy, shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: process.cwd(),
+      canonicalize: realpathCanonicalizer(), nonInteractive: args.flags.has('--non-interactive'), audit,
+      clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
+    },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => session.child.kill(signal));
+  }
+  const code = await session.exitCode;
+  await audit.close();
+  return code;
+}
+
+function runInteractive(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit' });
+    child.on('error', (error) => { process.stderr.write(`acp-broker: cannot start \`${command}\`: ${error.message}\n`); resolve(127); });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}

@@ -1,0 +1,30 @@
+import type { CallFacts, PathFact } from '../core/facts.js';
+import type { SimpleCommand } from '../shell/types.js';
+
+/**
+ * A call is split into items — each path, each simple command, each url — and every item must be
+ * allowed for the call to be allowed. A call with none has one empty item.
+ */
+export type CallItem =
+  | { readonly type: 'command'; readonly command: SimpleCommand }
+  | { readonly type: 'path'; readonly path: PathFact }
+  | { readonly type: 'url'; readonly url: string }
+  | { readonly type: 'none' };
+
+export function itemsOf(facts: CallFacts): CallItem[] {
+  const items: CallItem[] = [];
+  for (const command of facts.commands) items.push({ type: 'command', command });
+  for (const path of facts.paths) items.push({ type: 'path', path });
+  for (const url of facts.urls) items.push({ type: 'url', url });
+  if (items.length === 0) items.push({ type: 'none' });
+  return items;
+}
+
+export function describeItem(item: CallItem): string {
+  switch (item.type) {
+    case 'command': return item.command.argv.join(' ');
+    case 'path': return `${item.path.access} ${item.path.path}`;
+    case 'url': return item.url;
+    case 'none': return '(call)';
+  }
+}

@@ -1,0 +1,90 @@
+import type { Access, ToolKind } from '../core/facts.js';
+import type { Decision } from '../core/decision.js';
+import type { SourceLocation } from '../core/errors.js';
+import type { CommandPattern } from '../shell/command-pattern.js';
+
+/** Where a policy came from; strictest wins across layers, and only `managed` asks beat grants. */
+export type Layer = 'managed' | 'user' | 'project';
+
+export type Enforcement = 'enforce' | 'warn' | 'shadow';
+
+/** What `ask` becomes when no human can answer. */
+export type NonInteractiveFallback = 'deny' | 'cancel';
+
+/** A glob or a /regex/flags, compiled once. */
+export interface TextMatcher {
+  readonly source: string;
+  test(value: string): boolean;
+}
+
+/** A path glob; `${workspace}` patterns are compiled per workspace on first use. */
+export interface PathMatcher {
+  readonly source: string;
+  test(path: string, context: PathContext): boolean;
+}
+
+export interface PathContext {
+  readonly workspace: string;
+  readonly home: string;
+}
+
+export interface InputCondition {
+  /** Dotted field path in rawInput, split. */
+  readonly field: readonly string[];
+  readonly fieldSource: string;
+  readonly matcher: TextMatcher;
+}
+
+/** Every listed condition must hold; a list means "any of". Undefined means "not constrained". */
+export interface RuleConditions {
+  readonly kind?: readonly ToolKind[];
+  readonly tool?: readonly TextMatcher[];
+  readonly title?: readonly TextMatcher[];
+  readonly agent?: readonly TextMatcher[];
+  readonly paths?: readonly PathMatcher[];
+  readonly access?: readonly Access[];
+  readonly command?: readonly CommandPattern[];
+  readonly url?: readonly TextMatcher[];
+  readonly input?: readonly InputCondition[];
+}
+
+/** A set of facts written in a policy file, used by `examples`. */
+export interface ExampleFacts {
+  readonly kind?: ToolKind;
+  readonly tool?: string;
+  readonly title?: string;
+  readonly agent?: string;
+  readonly paths?: readonly string[];
+  readonly access?: Access;
+  readonly command?: string;
+  readonly url?: string;
+  readonly input?: unknown;
+  readonly location: SourceLocation;
+}
+
+export interface Rule {
+  readonly id: string;
+  readonly decision: Decision;
+  readonly reason: string | undefined;
+  readonly enforcement: Enforcement;
+  readonly match: RuleConditions;
+  readonly examples: { readonly match: readonly ExampleFacts[]; readonly notMatch: readonly ExampleFacts[] };
+  readonly location: SourceLocation;
+  readonly layer: Layer;
+  readonly file: string;
+}
+
+export interface PolicyFile {
+  readonly file: string;
+  readonly layer: Layer;
+  readonly default: Decision;
+  readonly nonInteractive: NonInteractiveFallback;
+  /** Keep the agent's own allow_always/reject_always options when escalating (default: replace them). */
+  readonly keepAgentAlwaysOptions: boolean;
+  readonly rules: readonly Rule[];
+}
+
+/** All layers in force, in order managed → user → project. */
+export interface PolicySet {
+  readonly files: readonly PolicyFile[];
+}

@@ -1,0 +1,112 @@
+import { idKey, type RpcId } from '../protocol/jsonrpc.js';
+import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
+
+const MAX_TRACKED_TOOL_CALLS = 10_000;
+const MAX_PENDING_REQUESTS = 10_000;
+
+/**
+ * What the broker remembers about the conversation: session → cwd, the agent's name, and the merge of
+ * every tool_call / tool_call_update per (session, toolCallId). Bounded: finished tool calls are evicted
+ * and the oldest entries go first when an agent never finishes any.
+ */
+export class SessionState {
+  agentName: string | undefined;
+  private readonly cwdBySession = new Map<string, string>();
+  private readonly pendingSessionRequests = new Map<string, string>();
+  private readonly pendingInitialize = new Set<string>();
+  private readonly toolCalls = new Map<string, ToolCallState>();
+  private readonly asked = new Set<string>();
+
+  /** Client → agent requests that tell us about sessions. */
+  noteClientRequest(method: string, id: RpcId, params: unknown): void {
+    const p = asRecord(params);
+    if (method === 'initialize') {
+      boundedAdd(this.pendingInitialize, idKey(id));
+    } else if (method === 'session/new' && typeof p?.cwd === 'string') {
+      if (this.pendingSessionRequests.size >= MAX_PENDING_REQUESTS) this.pendingSessionRequests.clear();
+      this.pendingSessionRequests.set(idKey(id), p.cwd);
+    } else if ((method === 'session/load' || method === 'session/resume') && typeof p?.sessionId === 'string' && typeof p.cwd === 'string') {
+      this.cwdBySession.set(p.sessionId, p.cwd);
+    }
+  }
+
+  /** Whether a response from the agent with this id is one we want to read. */
+  awaitsResponse(id: RpcId): boolean {
+    const key = idKey(id);
+    return this.pendingSessionRequests.has(key) || this.pendingInitialize.has(key);
+  }
+
+  hasPendingResponses(): boolean {
+    return this.pendingSessionRequests.size > 0 || this.pendingInitialize.size > 0;
+  }
+
+  noteAgentResponse(id: RpcId, result: unknown): void {
+    const key = idKey(id);
+    const r = asRecord(result);
+    if (this.pendingInitialize.delete(key)) {
+      const info = asRecord(r?.agentInfo);
+      if (typeof info?.name === 'string') this.agentName = info.name;
+      return;
+    }
+    const cwd = this.pendingSessionRequests.get(key);
+    if (cwd === undefined) return;
+    this.pendingSessionRequests.delete(key);
+    if (typeof r?.sessionId === 'string') this.cwdBySession.set(r.sessionId, cwd);
+  }
+
+  workspaceOf(sessionId: string): string | undefined {
+    return this.cwdBySession.get(sessionId);
+  }
+
+  /**
+   * A tool_call / tool_call_update session update. Returns the final merged state when the update
+   * finishes the tool call (it is evicted then), so the caller can note calls that never asked.
+   */
+  noteToolCallUpdate(sessionId: string, update: Record<string, unknown>): { finished: ToolCallState; asked: boolean } | undefined {
+    if (typeof update.toolCallId !== 'string') return undefined;
+    const key = toolKey(sessionId, update.toolCallId);
+    if (update.status === 'completed' || update.status === 'failed') {
+      const finished = mergeToolCall(this.toolCalls.get(key), update);
+      this.toolCalls.delete(key);
+      const asked = this.asked.delete(key);
+      return { finished, asked };
+    }
+    const merged = mergeToolCall(this.toolCalls.get(key), update);
+    this.toolCalls.delete(key); // re-insert: Map order is our LRU order
+    this.toolCalls.set(key, merged);
+    if (this.toolCalls.size > MAX_TRACKED_TOOL_CALLS) {
+      this.toolCalls.delete(this.toolCalls.keys().next().value!);
+    }
+    return undefined;
+  }
+
+  /** A permission request (or an enforced fs/terminal call) was seen for this tool call. */
+  noteAsked(sessionId: string, toolCallId: string): void {
+    const key = toolKey(sessionId, toolCallId);
+    if (this.asked.size >= MAX_TRACKED_TOOL_CALLS) this.asked.delete(this.asked.values().next().value!);
+    this.asked.add(key);
+  }
+
+  /** The merged state of a tool call with the permission request's own toolCall on top. */
+  mergedToolCall(sessionId: string, requestToolCall: Record<string, unknown>): ToolCallState {
+    const id = typeof requestToolCall.toolCallId === 'string' ? requestToolCall.toolCallId : '';
+    return mergeToolCall(this.toolCalls.get(toolKey(sessionId, id)), requestToolCall);
+  }
+
+  trackedToolCalls(): number {
+    return this.toolCalls.size;
+  }
+}
+
+function toolKey(sessionId: string, toolCallId: string): string {
+  return `${sessionId}\u0000${toolCallId}`;
+}
+
+function boundedAdd(set: Set<string>, key: string): void {
+  if (set.size >= MAX_PENDING_REQUESTS) set.clear();
+  set.add(key);
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+}

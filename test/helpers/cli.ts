@@ -1,0 +1,28 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
+
+export function tempDir(prefix = 'acp-broker-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Spawn the built CLI; collects stdout as bytes and stderr as text. */
+export function spawnBroker(args: string[], env: NodeJS.ProcessEnv = {}): {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => Buffer;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+} {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, stdout: () => Buffer.concat(out), stderr: () => err, exit };
+}

@@ -1,0 +1,89 @@
+import type { AuditEventV1 } from '../../src/audit/event.js';
+import { Broker } from '../../src/broker/broker.js';
+import { lexicalOnly } from '../../src/facts/paths.js';
+import { loadPolicyText } from '../../src/policy/load.js';
+import { checkExamples } from '../../src/policy/examples.js';
+import type { GrantLookup } from '../../src/policy/evaluate.js';
+import type { Layer, PolicySet } from '../../src/policy/types.js';
+import { createShellAnalyzer } from '../../src/shell/index.js';
+import type { ShellAnalyzer } from '../../src/shell/types.js';
+
+let analyzer: Promise<ShellAnalyzer> | undefined;
+export function shell(): Promise<ShellAnalyzer> {
+  analyzer ??= createShellAnalyzer();
+  return analyzer;
+}
+
+/** Compile policy YAML (one file per layer entry); throws with every diagnostic on an invalid one. */
+export async function policyFrom(...docs: (string | { text: string; layer: Layer })[]): Promise<PolicySet> {
+  const analyzer = await shell();
+  const files = docs.map((doc, i) => {
+    const { text, layer } = typeof doc === 'string' ? { text: doc, layer: 'user' as Layer } : doc;
+    const loaded = loadPolicyText(text, `policy-${i}.yaml`, layer);
+    const problems = [...loaded.diagnostics, ...(loaded.policy ? checkExamples(loaded.policy, analyzer) : [])].filter((d) => d.severity === 'error');
+    if (!loaded.policy || problems.length > 0) throw new Error(problems.map((d) => `${d.location.line}:${d.location.column} ${d.message}`).join('\n'));
+    return loaded.policy;
+  });
+  return { files };
+}
+
+export interface Harness {
+  readonly broker: Broker;
+  /** Lines the broker wrote to the agent (its answers and the client's forwarded lines). */
+  readonly toAgent: string[];
+  readonly toClient: string[];
+  readonly audit: AuditEventV1[];
+  client(message: object | string): void;
+  agent(message: object | string): void;
+  /** Parsed answers the broker itself sent to the agent, by request id. */
+  answers(): Map<string | number, unknown>;
+}
+
+export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantLookup; workspace?: string } = {}): Promise<Harness> {
+  const toAgent: string[] = [];
+  const toClient: string[] = [];
+  const audit: AuditEventV1[] = [];
+  const clientSent = new Set<string>();
+  let n = 0;
+  const broker = new Broker({
+    policy: () => policy, shell: await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
+    canonicalize: lexicalOnly, nonInteractive: options.nonInteractive ?? false, audit: { write: (e) => audit.push(e), close: async () => {} },
+    clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
+    ...(options.grants ? { grants: options.grants } : {}),
+    toAgent: (b) => toAgent.push(b.toString('utf8')), toClient: (b) => toClient.push(b.toString('utf8')),
+  });
+  const line = (m: object | string) => Buffer.from(typeof m === 'string' ? m : `${JSON.stringify(m)}\n`);
+  return {
+    broker, toAgent, toClient, audit,
+    client: (m) => { const l = line(m); clientSent.add(l.toString()); broker.fromClient(l); },
+    agent: (m) => broker.fromAgent(line(m)),
+    answers: () => {
+      const out = new Map<string | number, unknown>();
+      for (const l of toAgent) {
+        if (clientSent.has(l)) continue;
+        const m = JSON.parse(l) as { id: string | number; result?: unknown; error?: unknown };
+        out.set(m.id, m.result ?? { error: m.error });
+      }
+      return out;
+    },
+  };
+}
+
+export const ALLOW_ALL = `
+version: 1
+default: deny
+rules:
+  - id: allow-all
+    decision: allow
+    match: { kind: [read, edit, delete, move, search, execute, think, fetch, other] }
+`;
+
+export const DENY_ALL = `
+version: 1
+default: deny
+rules:
+  - id: deny-all
+    decision: deny
+    reason: nothing today
+    match: { kind: [read, edit, delete, move, search, execute, think, fetch, other, switch_mode] }
+`;

@@ -1,0 +1,101 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, spawnBroker, tempDir } from '../helpers/cli.js';
+
+const ALLOW_POLICY = join(FIXTURES, 'allow-all.yaml');
+
+/** Traffic no broker may alter: unknown methods, odd key order, escapes, unicode line separators, junk. */
+function adversarialLines(): string[] {
+  return [
+    '{"jsonrpc":"2.0","id":1,"method":"_zed.dev/custom","params":{"a":[1,2,{"b":null}]}}',
+    '{"method":"$/progress","jsonrpc":"2.0","params":{"token":"t","value":{"kind":"report"}}}',
+    '{"params":{"update":{"sessionUpdate":"future_variant","x":1},"sessionId":"s"},"method":"session/update","jsonrpc":"2.0"}',
+    '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"line\u2028sep\u2029 and \\u2028 escaped, emoji 🦀, nul \\u0000"}},"_meta":{"traceparent":"00-x"}}}',
+    '{ "jsonrpc" : "2.0" , "id" : "str-id" , "result" : { } }',
+    'this is not json at all',
+    '{"truncated": ',
+    '[]',
+    '{}',
+    '   ',
+    '{"jsonrpc":"2.0","id":7,"method":"session\\/prompt","params":{"sessionId":"s","prompt":[]},"unknownTopLevel":true}',
+    '{"jsonrpc":"2.0","id":8,"error":{"code":-32601,"message":"nope","data":{"method":"x"}}}\r',
+    JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(16 * 1024 * 1024) } } } }),
+  ];
+}
+
+async function throughBroker(clientLines: string[], agentLines: string[]) {
+  const dir = tempDir();
+  const fromAgent = join(dir, 'agent-out.bin');
+  const recorded = join(dir, 'agent-in.bin');
+  const agentBytes = Buffer.from(agentLines.map((l) => `${l}\n`).join(''));
+  writeFileSync(fromAgent, agentBytes);
+  const run = spawnBroker(['run', '--policy', ALLOW_POLICY, '--audit', join(dir, 'audit.jsonl'), '--', process.execPath, join(FIXTURES, 'recording-agent.mjs')], {
+    ACP_BROKER_HOME: dir, RECORD_TO: recorded, EMIT_FROM: fromAgent, EXIT_CODE: '0',
+  });
+  const clientBytes = Buffer.from(clientLines.map((l) => `${l}\n`).join(''));
+  run.child.stdin.end(clientBytes);
+  const { code } = await run.exit;
+  return { code, clientBytes, agentBytes, agentReceived: readFileSync(recorded), clientReceived: run.stdout(), stderr: run.stderr() };
+}
+
+describe('relay transparency (the real CLI, spawned)', () => {
+  it('passes adversarial traffic, including a 16 MB line, byte-identical in both directions', async () => {
+    const lines = adversarialLines();
+    const result = await throughBroker(lines, lines);
+    expect(result.code).toBe(0);
+    expect(result.agentReceived.equals(result.clientBytes)).toBe(true);
+    expect(result.clientReceived.equals(result.agentBytes)).toBe(true);
+  }, 60_000);
+
+  it('passes random JSON-RPC traffic byte-identical', async () => {
+    const message = fc.record({
+      jsonrpc: fc.constant('2.0'),
+      id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)),
+      method: fc.oneof(fc.constantFrom('session/update', 'session/prompt', '_x/y', '$/cancel_request', 'fs/other'), fc.string()),
+      params: fc.jsonValue(),
+    }, { requiredKeys: ['jsonrpc'] });
+    const sample = fc.sample(fc.oneof(message.map((m) => JSON.stringify(m)), fc.string().map((s) => s.replace(/\n/g, ' '))), { numRuns: 400, seed: 42 });
+    const result = await throughBroker(sample, [...sample].reverse());
+    expect(result.agentReceived.equals(result.clientBytes)).toBe(true);
+    expect(result.clientReceived.equals(result.agentBytes)).toBe(true);
+  }, 60_000);
+
+  it('writes nothing but the agent\'s messages to stdout and exits with the agent\'s exit code', async () => {
+    const dir = tempDir();
+    const emit = join(dir, 'out');
+    writeFileSync(emit, '{"jsonrpc":"2.0","method":"session/update","params":{}}\n');
+    const run = spawnBroker(['--policy', ALLOW_POLICY, '--', process.execPath, join(FIXTURES, 'recording-agent.mjs')], {
+      ACP_BROKER_HOME: dir, EMIT_FROM: emit, EXIT_CODE: '7', EXIT_AT_ONCE: '1',
+    });
+    const { code } = await run.exit;
+    expect(code).toBe(7);
+    expect(run.stdout().toString()).toBe('{"jsonrpc":"2.0","method":"session/update","params":{}}\n');
+  });
+
+  it('closes the agent\'s stdin on client EOF and terminates an agent that ignores it after the grace period', async () => {
+    const dir = tempDir();
+    const run = spawnBroker(['--policy', ALLOW_POLICY, '--grace-ms', '300', '--', process.execPath, join(FIXTURES, 'recording-agent.mjs')], {
+      ACP_BROKER_HOME: dir, IGNORE_EOF: '1',
+    });
+    run.child.stdin.end();
+    const { code } = await run.exit;
+    expect(code).toBe(128 + 15); // SIGTERM after the grace period
+  });
+
+  it('refuses an invalid policy before starting anything: exit 2 with file:line:column', async () => {
+    const dir = tempDir();
+    const policy = join(dir, 'bad.yaml');
+    writeFileSync(policy, 'version: 1\nrules:\n  - id: x\n    decison: allow\n    match: { kind: execute }\n');
+    const marker = join(dir, 'started');
+    const run = spawnBroker(['--policy', policy, '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], { ACP_BROKER_HOME: dir });
+    run.child.stdin.end();
+    const { code } = await run.exit;
+    expect(code).toBe(2);
+    expect(run.stderr()).toContain(`${policy}:4:5: error: rule #1: unknown key \`decison\``);
+    expect(run.stderr()).toContain('did you mean `decision`?');
+    expect(run.stdout().length).toBe(0);
+    expect(() => readFileSync(marker)).toThrow();
+  });
+});
