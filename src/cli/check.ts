@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { answerFor } from '../broker/answer.js';
 import { BrokerError } from '../core/errors.js';
 import { extractFacts } from '../facts/extract.js';
@@ -63,9 +63,15 @@ function explain(report: { decision: string; reason: string; workspace: string; 
     lines.push(`  ${(item.decision ?? 'undecided').padEnd(9)} ${item.label}`);
     for (const m of item.matches) {
       const effect = m.enforcement === 'enforce' ? m.decision : `${m.enforcement}: would ${m.decision}${m.effective ? `, counts as ${m.effective}` : ', no effect'}`;
-      lines.push(`            rule ${m.ruleId} (${effect}) [${m.layer}] ${m.file}:${m.line}:${m.column}`);
+      lines.push(`            rule ${m.ruleId} (${effect}) [${m.layer}] ${displayPath(m.file)}:${m.line}:${m.column}`);
     }
   }
   lines.push(`agent receives: ${report.answer.interactive} (interactive); ${report.answer.nonInteractive} (non-interactive)`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Policy files inside the current directory are shown relative to it, as they were probably given. */
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') ? file : rel;
 }
