@@ -36,6 +36,8 @@ export interface AuditEventV1 {
   readonly source?: AnswerSource;
   readonly reason?: string;
   readonly optionId?: string;
+  /** Grants recorded by this answer. */
+  readonly grants?: readonly string[];
   readonly wouldHave?: readonly { ruleId: string; layer: string; decision: Decision; enforcement: string }[];
   readonly unresolvable?: readonly string[];
   readonly input?: unknown;

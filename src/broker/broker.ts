@@ -12,7 +12,11 @@ import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.
 import type { NonInteractiveFallback, PolicySet } from '../policy/types.js';
 import { SessionState } from '../session/sessions.js';
 import type { ShellAnalyzer } from '../shell/types.js';
+import type { GrantStore } from '../grants/store.js';
+import type { GrantScope } from '../grants/grant.js';
 import { answerFor } from './answer.js';
+import { escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation.js';
+import { grantLookup } from './grant-items.js';
 import { agentLineNeedsInspection, clientLineNeedsInspection } from './prefilter.js';
 
 export interface BrokerDeps {
@@ -24,7 +28,8 @@ export interface BrokerDeps {
   readonly fallbackWorkspace: string;
   readonly canonicalize: PathCanonicalizer;
   readonly nonInteractive: boolean;
-  readonly grants?: GrantLookup;
+  /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
+  readonly grants?: GrantStore;
   readonly audit: AuditSink;
   readonly clock: () => Date;
   readonly newDecisionId: () => string;
@@ -40,6 +45,22 @@ interface Held {
   settled: boolean;
 }
 
+/** A permission request escalated to the client, waiting for its answer. */
+interface Forwarded {
+  readonly id: RpcId;
+  readonly sessionId: string;
+  readonly toolCallId: string | undefined;
+  readonly agentOptions: readonly PermissionOption[];
+  readonly offers: ReadonlyMap<string, GrantOffer>;
+  readonly facts: CallFacts;
+  readonly evaluation: Evaluation;
+  readonly started: number;
+  /** Answered by the broker (a new grant covered it); the client's late answer is dropped. */
+  settled: boolean;
+}
+
+const MAX_FORWARDED = 10_000;
+
 const ENFORCED_KIND: Readonly<Record<string, 'read' | 'edit' | 'execute'>> = {
   [ACP.fsRead]: 'read', [ACP.fsWrite]: 'edit', [ACP.terminalCreate]: 'execute',
 };
@@ -51,14 +72,21 @@ const ENFORCED_KIND: Readonly<Record<string, 'read' | 'edit' | 'execute'>> = {
 export class Broker {
   readonly state = new SessionState();
   private readonly held = new Map<string, Held>();
+  private readonly forwarded = new Map<string, Forwarded>();
+  private readonly lookup: GrantLookup | undefined;
+  private escalations = 0;
 
-  constructor(private readonly deps: BrokerDeps) {}
+  constructor(private readonly deps: BrokerDeps) {
+    this.lookup = deps.grants ? grantLookup(deps.grants, deps.clock) : undefined;
+  }
 
   /** A line from the editor (client → agent). */
   fromClient(line: Buffer): void {
-    if (clientLineNeedsInspection(line)) {
+    if (clientLineNeedsInspection(line, this.forwarded.size > 0)) {
       const message = classify(parseLine(line));
-      if (message.type === 'request') {
+      if (message.type === 'response' && this.forwarded.has(idKey(message.id))) {
+        if (this.onClientAnswer(message.id, message.result, line)) return;
+      } else if (message.type === 'request') {
         this.state.noteClientRequest(message.method, message.id, message.params);
       } else if (message.type === 'notification' && message.method === ACP.sessionCancel) {
         const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
@@ -143,11 +171,11 @@ export class Broker {
     if (held.settled) return;
     if (!decided) return this.askOrFallback(id, sessionId, options, line, undefined, started);
     const { facts, evaluation } = decided;
+    const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined;
     const audit = (decision: AuditEventV1['decision'], outcome: Outcome, source: AnswerSource, optionId?: string) =>
       this.deps.audit.write(decisionEvent({
         time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId,
-        toolCallId: typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined, facts, evaluation,
-        decision, outcome, source, optionId, latencyMs: performance.now() - started,
+        toolCallId, facts, evaluation, decision, outcome, source, optionId, latencyMs: performance.now() - started,
       }));
     if (evaluation.decision === 'allow' || evaluation.decision === 'deny') {
       const answer = answerFor(evaluation.decision, options);
@@ -161,7 +189,111 @@ export class Broker {
       }
       // Allowed, but the agent offers no one-shot allow: only a human may pick a persistent option.
     }
+    if (!this.deps.nonInteractive && this.deps.grants) {
+      this.escalateWithGrants({ id, sessionId, toolCallId, agentOptions: options, facts, evaluation, started, settled: false, offers: new Map() }, line);
+      audit('ask', 'escalated', { type: 'client' });
+      return;
+    }
     this.askOrFallback(id, sessionId, options, line, audit, started);
+  }
+
+  /** Forward to the client with the broker's own "always" options, and remember what they mean. */
+  private escalateWithGrants(entry: Forwarded, line: Buffer): void {
+    const policy = this.deps.policy();
+    const escalation = escalationOptions({
+      agentOptions: entry.agentOptions, facts: entry.facts, evaluation: entry.evaluation, scope: this.scopeFor(entry),
+      keepAgentAlwaysOptions: policy.files.some((f) => f.keepAgentAlwaysOptions), sequence: ++this.escalations,
+    });
+    if (this.forwarded.size >= MAX_FORWARDED) this.forwarded.delete(this.forwarded.keys().next().value!);
+    this.forwarded.set(idKey(entry.id), { ...entry, offers: escalation.offers });
+    const message = parseLine(line) as { params: Record<string, unknown> };
+    this.deps.toClient(encode({ ...message, params: { ...message.params, options: escalation.options } }));
+  }
+
+  /**
+   * The client answered an escalated request. A broker option, or an agent "always" option, becomes
+   * a broker grant and the agent gets its one-shot option of the same polarity. Returns whether the
+   * line was handled here (true) or should be forwarded unchanged (false).
+   */
+  private onClientAnswer(id: RpcId, result: unknown, line: Buffer): boolean {
+    const entry = this.forwarded.get(idKey(id))!;
+    this.forwarded.delete(idKey(id));
+    if (entry.settled) return true;
+    const outcome = (result as { outcome?: { outcome?: unknown; optionId?: unknown } } | undefined)?.outcome;
+    const optionId = outcome?.outcome === 'selected' && typeof outcome.optionId === 'string' ? outcome.optionId : undefined;
+    const agentOption = entry.agentOptions.find((o) => o.optionId === optionId);
+    const offer = optionId === undefined ? undefined
+      : entry.offers.get(optionId) ?? (agentOption ? offerForAgentAlways(agentOption, entry.facts, entry.evaluation, this.scopeFor(entry)) : undefined);
+    if (!offer) {
+      const decision = outcome?.outcome === 'cancelled' ? 'cancelled' : agentOption?.kind.startsWith('allow') ? 'allow' : agentOption ? 'deny' : undefined;
+      if (decision) this.auditClientAnswer(entry, decision, optionId, []);
+      return false;
+    }
+    const grantIds = this.recordGrants(entry, offer);
+    const answer = answerFor(offer.decision, entry.agentOptions);
+    const final = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' as const };
+    this.answerAgent(entry.id, final);
+    this.auditClientAnswer(entry, offer.decision === 'allow' ? 'allow' : 'deny', final.outcome === 'selected' ? final.optionId : undefined, grantIds);
+    if (grantIds.length > 0) this.settleCoveredRequests(entry.sessionId);
+    return true;
+  }
+
+  /** Narrower wins: any layer asking for project-scoped grants gets them. */
+  private scopeFor(entry: Pick<Forwarded, 'facts'>): GrantScope {
+    const files = this.deps.policy().files;
+    return files.length === 0 || files.some((f) => f.grantScope === 'project') ? { type: 'project', dir: entry.facts.workspace } : { type: 'global' };
+  }
+
+  private recordGrants(entry: Forwarded, offer: GrantOffer): string[] {
+    const store = this.deps.grants;
+    if (!store) return [];
+    const ttls = this.deps.policy().files.map((f) => f.grantTtlMs).filter((t): t is number => t !== undefined);
+    const expiresAt = ttls.length > 0 ? new Date(this.deps.clock().getTime() + Math.min(...ttls)).toISOString() : undefined;
+    const ids: string[] = [];
+    for (const subject of offer.subjects) {
+      try {
+        const grant = store.add({ decision: offer.decision, subject, scope: offer.scope, source: 'client', label: offer.label, ...(expiresAt ? { expiresAt } : {}) });
+        ids.push(grant.id);
+      } catch (error) {
+        // The answer still stands for this request; only the memory of it is lost. Say so.
+        this.deps.log(`acp-broker: could not record the grant "${offer.label}": ${(error as Error).message}`);
+      }
+    }
+    return ids;
+  }
+
+  /** A new grant may fully cover other requests still waiting for the client: answer them now. */
+  private settleCoveredRequests(sessionId: string): void {
+    for (const [key, entry] of this.forwarded) {
+      if (entry.settled || entry.sessionId !== sessionId) continue;
+      const evaluation = evaluate(this.deps.policy(), entry.facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
+      if (evaluation.decision === 'ask') continue;
+      const answer = answerFor(evaluation.decision, entry.agentOptions);
+      if (answer.type !== 'outcome') continue;
+      entry.settled = true;
+      this.answerAgent(entry.id, answer.outcome);
+      // Withdraw the dialog the client is still showing; its late answer will be dropped.
+      this.deps.toClient(encode({ jsonrpc: '2.0', method: ACP.cancelRequest, params: { requestId: entry.id } }));
+      this.deps.audit.write(decisionEvent({
+        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId: entry.sessionId,
+        toolCallId: entry.toolCallId, facts: entry.facts, evaluation, decision: evaluation.decision,
+        outcome: evaluation.decision === 'allow' ? 'allowed' : 'denied', source: evaluation.source,
+        optionId: answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined, latencyMs: performance.now() - entry.started,
+      }));
+      this.forwarded.set(key, entry);
+    }
+  }
+
+  private auditClientAnswer(entry: Forwarded, decision: 'allow' | 'deny' | 'cancelled', optionId: string | undefined, grantIds: readonly string[]): void {
+    this.deps.audit.write({
+      ...decisionEvent({
+        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId: entry.sessionId,
+        toolCallId: entry.toolCallId, facts: entry.facts, evaluation: entry.evaluation, decision,
+        outcome: decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : 'cancelled', source: { type: 'client' },
+        optionId, latencyMs: performance.now() - entry.started,
+      }),
+      ...(grantIds.length > 0 ? { grants: grantIds } : {}),
+    });
   }
 
   /** `ask`: to the editor when someone can answer; else the policy's non-interactive fallback. */
@@ -238,7 +370,7 @@ export class Broker {
     const facts = extractFacts(call, {
       workspace, home: this.deps.home, agent: this.state.agentName, shell: this.deps.shell, canonicalize: this.deps.canonicalize,
     });
-    const evaluation = evaluate(this.deps.policy(), facts, { home: this.deps.home, ...(this.deps.grants ? { grants: this.deps.grants } : {}) });
+    const evaluation = evaluate(this.deps.policy(), facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
     return { facts, evaluation };
   }
 

@@ -17,6 +17,9 @@ export function agentLineNeedsInspection(line: Buffer, awaitingResponses: boolea
   return containsAny(line, AGENT_NEEDLES) || containsAny(line, ESCAPES) || (awaitingResponses && containsAny(line, RESPONSE_NEEDLES));
 }
 
-export function clientLineNeedsInspection(line: Buffer): boolean {
-  return containsAny(line, CLIENT_NEEDLES) || containsAny(line, ESCAPES);
+const OUTCOME = [Buffer.from('"outcome"')];
+
+/** `awaitingAnswers`: escalated permission requests wait for the client's answer. */
+export function clientLineNeedsInspection(line: Buffer, awaitingAnswers: boolean): boolean {
+  return containsAny(line, CLIENT_NEEDLES) || containsAny(line, ESCAPES) || (awaitingAnswers && containsAny(line, OUTCOME));
 }

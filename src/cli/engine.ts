@@ -7,6 +7,8 @@ import type { PolicySet } from '../policy/types.js';
 import { brokerDirs, packagePath, type BrokerDirs } from '../platform/dirs.js';
 import { createShellAnalyzer } from '../shell/index.js';
 import type { ShellAnalyzer } from '../shell/types.js';
+import { FileGrantStore } from '../grants/file-store.js';
+import type { AuditSink } from '../audit/sink.js';
 import type { ParsedArgs } from './args.js';
 
 export const SYSTEM_MANAGED_POLICY = '/etc/acp-broker/policy.yaml';
@@ -52,4 +54,16 @@ export function decisionIdGenerator(): () => string {
   const prefix = randomBytes(4).toString('hex');
   let n = 0;
   return () => `${prefix}-${(++n).toString(36)}`;
+}
+
+/** The user's grants; a broken store is reported (stderr and audit) and the broker goes on without it. */
+export function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: string) => void): FileGrantStore {
+  return new FileGrantStore({
+    dir: dirs.config,
+    onProblem: (problem) => {
+      const backup = problem.backupPath ? ` It was moved aside to ${problem.backupPath}.` : '';
+      stderr(`acp-broker: WARNING: the grants store has a problem (${problem.code}): ${problem.message}.${backup} Continuing without remembered grants.\n`);
+      audit.write({ v: 1, event: 'problem', time: new Date().toISOString(), reason: problem.code, message: `${problem.message}${backup}` });
+    },
+  });
 }

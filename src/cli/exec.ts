@@ -7,7 +7,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, loadEngine } from './engine.js';
+import { decisionIdGenerator, loadEngine, openGrantStore } from './engine.js';
 import { runHeadlessClient } from './exec-client.js';
 
 /**
@@ -42,7 +42,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
     command, args: agentArgs, clientIn: clientToBroker, clientOut: brokerToClient, stderr: process.stderr, cwd,
     deps: {
       policy: () => engine.policy, shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: cwd,
-      canonicalize: realpathCanonicalizer(), nonInteractive: true, audit,
+      canonicalize: realpathCanonicalizer(), grants: openGrantStore(engine.dirs, audit, stderr), nonInteractive: true, audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });

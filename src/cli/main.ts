@@ -4,6 +4,9 @@ import { parseArgs, USAGE } from './args.js';
 import { checkCommand } from './check.js';
 import { execCommand } from './exec.js';
 import { runCommand } from './run.js';
+import { runGrantsCommand } from '../grants/cli.js';
+import { FileGrantStore } from '../grants/file-store.js';
+import { brokerDirs } from '../platform/dirs.js';
 
 const VERSION = '0.1.0';
 
@@ -15,6 +18,11 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'run': return runCommand(args);
     case 'exec': return execCommand(args);
     case 'check': return checkCommand(args, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) });
+    case 'grants': {
+      const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s), cwd: process.cwd() };
+      const store = new FileGrantStore({ dir: brokerDirs().config, onProblem: (p) => io.stderr(`acp-broker: grants store: ${p.message}${p.backupPath ? ` (moved aside to ${p.backupPath})` : ''}\n`) });
+      return runGrantsCommand(argv.slice(1), io, store);
+    }
     default: throw new BrokerError('usage', `\`${args.command}\` is not available in this version`);
   }
 }

@@ -5,7 +5,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, loadEngine } from './engine.js';
+import { decisionIdGenerator, loadEngine, openGrantStore } from './engine.js';
 
 /** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
 export async function runCommand(args: ParsedArgs): Promise<number> {
@@ -26,7 +26,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
       policy: () => engine.policy, shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: process.cwd(),
-      canonicalize: realpathCanonicalizer(), nonInteractive: args.flags.has('--non-interactive'), audit,
+      canonicalize: realpathCanonicalizer(), grants: openGrantStore(engine.dirs, audit, stderr), nonInteractive: args.flags.has('--non-interactive'), audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });

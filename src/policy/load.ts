@@ -10,7 +10,9 @@ import type {
   RuleConditions, TextMatcher,
 } from './types.js';
 
-const TOP_KEYS = ['version', 'default', 'non_interactive', 'agent_always_options', 'rules'] as const;
+const TOP_KEYS = ['version', 'default', 'non_interactive', 'agent_always_options', 'grant_scope', 'grant_expires_after', 'rules'] as const;
+const DURATION = /^(\d+)\s*(m|h|d|w)$/;
+const DURATION_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const RULE_KEYS = ['id', 'decision', 'reason', 'enforcement', 'match', 'examples'] as const;
 const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
 const EXAMPLE_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
@@ -121,6 +123,16 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
   const nonInteractive = fallbackNode ? oneOf(fallbackNode.node, FALLBACKS, '`non_interactive`') : 'deny';
   const alwaysNode = top.get('agent_always_options');
   const agentAlways = alwaysNode ? oneOf(alwaysNode.node, ['replace', 'keep'] as const, '`agent_always_options`') : 'replace';
+  const scopeNode = top.get('grant_scope');
+  const grantScope = scopeNode ? oneOf(scopeNode.node, ['project', 'global'] as const, '`grant_scope`') : 'project';
+  const ttlNode = top.get('grant_expires_after');
+  let grantTtlMs: number | undefined;
+  if (ttlNode) {
+    const text = scalarString(ttlNode.node, '`grant_expires_after`');
+    const match = text === undefined ? null : DURATION.exec(text.trim());
+    if (match && Number(match[1]) > 0) grantTtlMs = Number(match[1]) * DURATION_MS[match[2]!]!;
+    else if (text !== undefined) report('bad_value', ttlNode.node, `\`grant_expires_after\`: \`${text}\` is not a duration`, 'write a number and a unit: 90m, 12h, 30d or 2w');
+  }
 
   const rules: Rule[] = [];
   const rulesNode = top.get('rules');
@@ -305,11 +317,14 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
   }
 
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
-  if (hasErrors || defaultDecision === undefined || nonInteractive === undefined || agentAlways === undefined) {
+  if (hasErrors || defaultDecision === undefined || nonInteractive === undefined || agentAlways === undefined || grantScope === undefined) {
     return { policy: undefined, diagnostics };
   }
   return {
-    policy: { file, layer, default: defaultDecision, nonInteractive, keepAgentAlwaysOptions: agentAlways === 'keep', rules },
+    policy: {
+      file, layer, default: defaultDecision, nonInteractive, keepAgentAlwaysOptions: agentAlways === 'keep', grantScope,
+      ...(grantTtlMs !== undefined ? { grantTtlMs } : {}), rules,
+    },
     diagnostics,
   };
 }

@@ -81,6 +81,10 @@ export interface PolicyFile {
   readonly nonInteractive: NonInteractiveFallback;
   /** Keep the agent's own allow_always/reject_always options when escalating (default: replace them). */
   readonly keepAgentAlwaysOptions: boolean;
+  /** Where "always" answers apply: the session's project (default) or every project. */
+  readonly grantScope: 'project' | 'global';
+  /** How long a new grant lasts; unset means until revoked. */
+  readonly grantTtlMs?: number;
   readonly rules: readonly Rule[];
 }
 

@@ -3,7 +3,7 @@ import { Broker } from '../../src/broker/broker.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { loadPolicyText } from '../../src/policy/load.js';
 import { checkExamples } from '../../src/policy/examples.js';
-import type { GrantLookup } from '../../src/policy/evaluate.js';
+import type { GrantStore } from '../../src/grants/store.js';
 import type { Layer, PolicySet } from '../../src/policy/types.js';
 import { createShellAnalyzer } from '../../src/shell/index.js';
 import type { ShellAnalyzer } from '../../src/shell/types.js';
@@ -39,7 +39,7 @@ export interface Harness {
   answers(): Map<string | number, unknown>;
 }
 
-export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantLookup; workspace?: string } = {}): Promise<Harness> {
+export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string } = {}): Promise<Harness> {
   const toAgent: string[] = [];
   const toClient: string[] = [];
   const audit: AuditEventV1[] = [];

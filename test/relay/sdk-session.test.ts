@@ -9,8 +9,7 @@ import { CLI, FIXTURES, tempDir } from '../helpers/cli.js';
 const POLICY = join(FIXTURES, 'sdk-session-policy.yaml');
 
 /** A client written with the reference SDK, talking to the SDK agent through the real broker process. */
-async function session(prompt: string, onPermission: (params: acp.RequestPermissionRequest, cancel: () => Promise<void>) => Promise<acp.RequestPermissionResponse>) {
-  const dir = tempDir();
+async function session(prompt: string, onPermission: (params: acp.RequestPermissionRequest, cancel: () => Promise<void>) => Promise<acp.RequestPermissionResponse>, dir = tempDir()) {
   const audit = join(dir, 'audit.jsonl');
   const child = spawn(process.execPath, [CLI, 'run', '--policy', POLICY, '--audit', audit, '--', process.execPath, join(FIXTURES, 'sdk-agent.mjs')], {
     stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ACP_BROKER_HOME: dir },
@@ -54,8 +53,26 @@ describe('a full session between reference-SDK client and agent, through the bro
     expect(permissionRequests.map((p) => p.toolCall.title)).toEqual(['make deploy']);
     expect(events.map((e) => [e.command, e.decision, e.outcome])).toEqual([
       ['npm test', 'allow', 'allowed'], ['git push --force origin main', 'deny', 'denied'], ['make deploy', 'ask', 'escalated'],
+      ['make deploy', 'allow', 'allowed'],
     ]);
     expect(code).toBe(0);
+  });
+
+  it('remembers "always allow" across broker processes: the next session is not asked again', async () => {
+    const home = tempDir();
+    const first = await session('make deploy', async (params) => {
+      // The agent's own allow_always is replaced by the broker's, whose name says what it covers.
+      expect(params.options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once', 'allow_always', 'reject_always']);
+      const always = params.options.find((o) => o.kind === 'allow_always')!;
+      expect(always.name).toMatch(/^Always allow `make deploy` in /);
+      return { outcome: { outcome: 'selected', optionId: always.optionId } };
+    }, home);
+    // The agent received its one-shot option, never its "always" one.
+    expect(first.texts.join('')).toBe('make deploy => allow-once');
+    const second = await session('make deploy', async () => { throw new Error('must not be asked again'); }, home);
+    expect(second.permissionRequests).toEqual([]);
+    expect(second.texts.join('')).toBe('make deploy => allow-once');
+    expect(second.events.at(-1)).toMatchObject({ decision: 'allow', source: { type: 'grant' } });
   });
 
   it('cancels: session/cancel reaches the agent and the escalated request ends cancelled', async () => {

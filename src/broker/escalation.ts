@@ -1,0 +1,74 @@
+import { basename } from 'node:path';
+import type { CallFacts } from '../core/facts.js';
+import { describeSubject, type GrantScope, type GrantSubject } from '../grants/grant.js';
+import type { PermissionOption } from '../protocol/acp.js';
+import type { Evaluation } from '../policy/evaluate.js';
+import { subjectFor } from './grant-items.js';
+
+/** What one of the broker's own options would remember. */
+export interface GrantOffer {
+  readonly decision: 'allow' | 'deny';
+  readonly subjects: readonly GrantSubject[];
+  readonly scope: GrantScope;
+  readonly label: string;
+}
+
+export interface Escalation {
+  /** Options the client is shown: the agent's (its *_always ones unless kept) plus the broker's. */
+  readonly options: readonly PermissionOption[];
+  /** The broker's option ids → what choosing them records. */
+  readonly offers: ReadonlyMap<string, GrantOffer>;
+}
+
+export const BROKER_OPTION_PREFIX = 'acp-broker:';
+
+/**
+ * The options shown when a request is escalated to a human. The broker's "always" options cover
+ * exactly the items that needed a human (not those the policy already allows), and are offered only
+ * when every such item can be named precisely — never for a line the broker could not analyse.
+ */
+export function escalationOptions(input: {
+  agentOptions: readonly PermissionOption[];
+  facts: CallFacts;
+  evaluation: Evaluation;
+  keepAgentAlwaysOptions: boolean;
+  scope: GrantScope;
+  sequence: number;
+}): Escalation {
+  const { facts, evaluation } = input;
+  const kept = input.agentOptions.filter((o) => input.keepAgentAlwaysOptions || (o.kind !== 'allow_always' && o.kind !== 'reject_always'));
+  const offers = new Map<string, GrantOffer>();
+  const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
+  const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
+  const nameable = evaluation.unresolvable.length === 0 && inQuestion.length > 0 && subjects.every((s) => s !== undefined);
+  if (!nameable) return { options: kept, offers };
+  const named = subjects as GrantSubject[];
+  const what = named.map((s) => describeSubject(s, facts.workspace)).join(', ');
+  const where = input.scope.type === 'project' ? ` in ${basename(input.scope.dir) || input.scope.dir}` : ' everywhere';
+  const brokerOptions: PermissionOption[] = [];
+  // A grant cannot loosen the managed layer, so offering "always allow" there would be a lie.
+  const managedAsks = inQuestion.some((i) => i.matches.some((m) => m.layer === 'managed' && m.effective === 'ask'));
+  const canAllow = !managedAsks && facts.kind !== 'switch_mode' && input.agentOptions.some((o) => o.kind === 'allow_once');
+  if (canAllow) {
+    const optionId = `${BROKER_OPTION_PREFIX}allow_always:${input.sequence}`;
+    const label = `Always allow ${what}${where}`;
+    offers.set(optionId, { decision: 'allow', subjects: named, scope: input.scope, label });
+    brokerOptions.push({ optionId, name: label, kind: 'allow_always' });
+  }
+  const rejectId = `${BROKER_OPTION_PREFIX}reject_always:${input.sequence}`;
+  const rejectLabel = `Always reject ${what}${where}`;
+  offers.set(rejectId, { decision: 'deny', subjects: named, scope: input.scope, label: rejectLabel });
+  brokerOptions.push({ optionId: rejectId, name: rejectLabel, kind: 'reject_always' });
+  return { options: [...kept, ...brokerOptions], offers };
+}
+
+/** An agent's own *_always option, chosen by the human, becomes a broker grant of the same reach. */
+export function offerForAgentAlways(option: PermissionOption, facts: CallFacts, evaluation: Evaluation, scope: GrantScope): GrantOffer | undefined {
+  if (option.kind !== 'allow_always' && option.kind !== 'reject_always') return undefined;
+  const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
+  const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
+  if (evaluation.unresolvable.length > 0 || inQuestion.length === 0 || subjects.some((s) => s === undefined)) return undefined;
+  if (option.kind === 'allow_always' && facts.kind === 'switch_mode') return undefined;
+  const named = subjects as GrantSubject[];
+  return { decision: option.kind === 'allow_always' ? 'allow' : 'deny', subjects: named, scope, label: option.name };
+}
