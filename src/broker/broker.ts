@@ -20,8 +20,8 @@ import { grantLookup } from './grant-items.js';
 import { agentLineNeedsInspection, clientLineNeedsInspection } from './prefilter.js';
 
 export interface BrokerDeps {
-  /** The policy in force now (hot reload swaps what this returns). */
-  readonly policy: () => PolicySet;
+  /** The policy in force now for a session's workspace (layers; hot reload swaps what this returns). */
+  readonly policyFor: (workspace: string) => PolicySet;
   readonly shell: ShellAnalyzer;
   readonly home: string;
   /** Workspace for sessions the broker never saw start (the broker's own cwd). */
@@ -199,7 +199,7 @@ export class Broker {
 
   /** Forward to the client with the broker's own "always" options, and remember what they mean. */
   private escalateWithGrants(entry: Forwarded, line: Buffer): void {
-    const policy = this.deps.policy();
+    const policy = this.deps.policyFor(entry.facts.workspace);
     const escalation = escalationOptions({
       agentOptions: entry.agentOptions, facts: entry.facts, evaluation: entry.evaluation, scope: this.scopeFor(entry),
       keepAgentAlwaysOptions: policy.files.some((f) => f.keepAgentAlwaysOptions), sequence: ++this.escalations,
@@ -240,14 +240,14 @@ export class Broker {
 
   /** Narrower wins: any layer asking for project-scoped grants gets them. */
   private scopeFor(entry: Pick<Forwarded, 'facts'>): GrantScope {
-    const files = this.deps.policy().files;
+    const files = this.deps.policyFor(entry.facts.workspace).files;
     return files.length === 0 || files.some((f) => f.grantScope === 'project') ? { type: 'project', dir: entry.facts.workspace } : { type: 'global' };
   }
 
   private recordGrants(entry: Forwarded, offer: GrantOffer): string[] {
     const store = this.deps.grants;
     if (!store) return [];
-    const ttls = this.deps.policy().files.map((f) => f.grantTtlMs).filter((t): t is number => t !== undefined);
+    const ttls = this.deps.policyFor(entry.facts.workspace).files.map((f) => f.grantTtlMs).filter((t): t is number => t !== undefined);
     const expiresAt = ttls.length > 0 ? new Date(this.deps.clock().getTime() + Math.min(...ttls)).toISOString() : undefined;
     const ids: string[] = [];
     for (const subject of offer.subjects) {
@@ -266,7 +266,7 @@ export class Broker {
   private settleCoveredRequests(sessionId: string): void {
     for (const [key, entry] of this.forwarded) {
       if (entry.settled || entry.sessionId !== sessionId) continue;
-      const evaluation = evaluate(this.deps.policy(), entry.facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
+      const evaluation = evaluate(this.deps.policyFor(entry.facts.workspace), entry.facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
       if (evaluation.decision === 'ask') continue;
       const answer = answerFor(evaluation.decision, entry.agentOptions);
       if (answer.type !== 'outcome') continue;
@@ -307,7 +307,7 @@ export class Broker {
       this.deps.toClient(line);
       return;
     }
-    const fallback = this.fallback();
+    const fallback = this.fallback(sessionId);
     const answer = answerFor(fallback, options);
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
     this.answerAgent(id, outcome);
@@ -323,9 +323,9 @@ export class Broker {
     }
   }
 
-  private fallback(): NonInteractiveFallback {
+  private fallback(sessionId: string | undefined): NonInteractiveFallback {
     // Strictest across layers: any layer asking for deny gets deny.
-    const files = this.deps.policy().files;
+    const files = this.deps.policyFor(this.workspaceOf(sessionId)).files;
     return files.length === 0 || files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
   }
 
@@ -366,12 +366,16 @@ export class Broker {
   }
 
   private decide(sessionId: string | undefined, call: ToolCallState): { facts: CallFacts; evaluation: Evaluation } {
-    const workspace = (sessionId !== undefined ? this.state.workspaceOf(sessionId) : undefined) ?? this.deps.fallbackWorkspace;
+    const workspace = this.workspaceOf(sessionId);
     const facts = extractFacts(call, {
       workspace, home: this.deps.home, agent: this.state.agentName, shell: this.deps.shell, canonicalize: this.deps.canonicalize,
     });
-    const evaluation = evaluate(this.deps.policy(), facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
+    const evaluation = evaluate(this.deps.policyFor(workspace), facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
     return { facts, evaluation };
+  }
+
+  private workspaceOf(sessionId: string | undefined): string {
+    return (sessionId !== undefined ? this.state.workspaceOf(sessionId) : undefined) ?? this.deps.fallbackWorkspace;
   }
 
   private noteUnprompted(sessionId: string, call: ToolCallState): void {

@@ -58,8 +58,9 @@ Usage:
   acp-broker [run] [options] -- AGENT_COMMAND [ARGS...]     wrap an agent (what the editor launches)
   acp-broker exec [options] (--prompt TEXT | --prompt-file FILE) [--cwd DIR] -- AGENT_COMMAND [ARGS...]
   acp-broker check [--policy FILE]... [--cwd DIR] [--json] REQUEST.json|-
-  acp-broker validate [FILE...]
-  acp-broker test [FILE...]
+  acp-broker validate [FILE...]      every problem as file:line:column; exit 1 on an error
+  acp-broker test [FILE...]          run every rule's examples; exit 1 on a failure
+  acp-broker trust [DIR]             trust DIR/.acp-broker/policy.yaml as it is now
   acp-broker grants list [--json] | revoke ID | clear [--project DIR]
 
 Options for run and exec:

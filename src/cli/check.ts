@@ -31,9 +31,10 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   const facts = extractFacts(mergeToolCall(undefined, params.toolCall), {
     workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize: realpathCanonicalizer(),
   });
-  const evaluation = evaluate(engine.policy, facts, { home: engine.dirs.home });
+  const policy = engine.policies.forWorkspace(cwd);
+  const evaluation = evaluate(policy, facts, { home: engine.dirs.home });
   const options = (params.options ?? []).filter(isPermissionOption);
-  const nonInteractive = engine.policy.files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
+  const nonInteractive = policy.files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
   const interactive = evaluation.decision === 'ask' ? undefined : answerFor(evaluation.decision, options);
   const headless = answerFor(evaluation.decision === 'ask' ? nonInteractive : evaluation.decision, options);
   const answer = (a: ReturnType<typeof answerFor> | undefined) => a === undefined ? 'escalated to the client' : a.type === 'needs_human' ? 'escalated (no allow_once offered)'

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { formatDiagnostic } from '../policy/diagnostics.js';
-import { loadPolicyFiles, type PolicySource } from '../policy/sources.js';
-import type { PolicySet } from '../policy/types.js';
+import type { PolicySource } from '../policy/sources.js';
+import { PolicyManager } from '../runtime/policy-manager.js';
+import { TrustFile } from '../runtime/trust-file.js';
 import { brokerDirs, packagePath, type BrokerDirs } from '../platform/dirs.js';
 import { createShellAnalyzer } from '../shell/index.js';
 import type { ShellAnalyzer } from '../shell/types.js';
@@ -14,7 +15,7 @@ import type { ParsedArgs } from './args.js';
 export const SYSTEM_MANAGED_POLICY = '/etc/acp-broker/policy.yaml';
 
 export interface Engine {
-  readonly policy: PolicySet;
+  readonly policies: PolicyManager;
   readonly sources: readonly PolicySource[];
   readonly shell: ShellAnalyzer;
   readonly dirs: BrokerDirs;
@@ -35,18 +36,22 @@ export function policySources(args: ParsedArgs, dirs: BrokerDirs, cwd = process.
   return sources;
 }
 
-/** Load everything a decision needs. On an invalid policy, print every diagnostic and return undefined. */
-export async function loadEngine(args: ParsedArgs, stderr: (s: string) => void): Promise<Engine | undefined> {
+/**
+ * Load everything a decision needs. On an invalid policy, print every diagnostic and return
+ * undefined. `watch`: reload policy files when they change (a running broker).
+ */
+export async function loadEngine(args: ParsedArgs, stderr: (s: string) => void, options: { watch?: boolean } = {}): Promise<Engine | undefined> {
   const dirs = brokerDirs();
   const shell = await createShellAnalyzer();
   const sources = policySources(args, dirs);
-  const loaded = loadPolicyFiles(sources, shell);
+  const policies = new PolicyManager({ sources, shell, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch ?? false });
+  const loaded = policies.load();
   for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
-  if (!loaded.policy) {
+  if (!loaded.ok) {
     stderr('acp-broker: the policy is invalid; nothing was started. Fix the errors above (`acp-broker validate FILE` checks a file).\n');
     return undefined;
   }
-  return { policy: loaded.policy, sources, shell, dirs };
+  return { policies, sources, shell, dirs };
 }
 
 /** Decision ids: unique across processes writing the same audit log. */

@@ -23,7 +23,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const prompt = promptText ?? readFileSync(promptFile!, 'utf8');
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
-  const engine = await loadEngine(args, stderr);
+  const engine = await loadEngine(args, stderr, { watch: true });
   if (!engine) return 2;
   const quiet = args.flags.has('--quiet');
   const auditPath = single(args, '--audit') ?? join(engine.dirs.state, 'audit.jsonl');
@@ -41,7 +41,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const session = runAgent({
     command, args: agentArgs, clientIn: clientToBroker, clientOut: brokerToClient, stderr: process.stderr, cwd,
     deps: {
-      policy: () => engine.policy, shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: cwd,
+      policyFor: (workspace) => engine.policies.forWorkspace(workspace), shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: cwd,
       canonicalize: realpathCanonicalizer(), grants: openGrantStore(engine.dirs, audit, stderr), nonInteractive: true, audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },

@@ -2,6 +2,7 @@
 import { BrokerError } from '../core/errors.js';
 import { parseArgs, USAGE } from './args.js';
 import { checkCommand } from './check.js';
+import { testCommand, trustCommand, validateCommand } from './policy-commands.js';
 import { execCommand } from './exec.js';
 import { runCommand } from './run.js';
 import { runGrantsCommand } from '../grants/cli.js';
@@ -9,6 +10,7 @@ import { FileGrantStore } from '../grants/file-store.js';
 import { brokerDirs } from '../platform/dirs.js';
 
 const VERSION = '0.1.0';
+const io = () => ({ stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) });
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -18,6 +20,9 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'run': return runCommand(args);
     case 'exec': return execCommand(args);
     case 'check': return checkCommand(args, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) });
+    case 'validate': return validateCommand(args, io());
+    case 'test': return testCommand(args, io());
+    case 'trust': return trustCommand(args, io());
     case 'grants': {
       const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s), cwd: process.cwd() };
       const store = new FileGrantStore({ dir: brokerDirs().config, onProblem: (p) => io.stderr(`acp-broker: grants store: ${p.message}${p.backupPath ? ` (moved aside to ${p.backupPath})` : ''}\n`) });

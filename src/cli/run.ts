@@ -17,7 +17,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     return runInteractive(command, agentArgs);
   }
   const stderr = (s: string) => process.stderr.write(s);
-  const engine = await loadEngine(args, stderr);
+  const engine = await loadEngine(args, stderr, { watch: true });
   if (!engine) return 2;
   const auditPath = single(args, '--audit') ?? join(engine.dirs.state, 'audit.jsonl');
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
@@ -25,7 +25,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const session = runAgent({
     command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
-      policy: () => engine.policy, shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: process.cwd(),
+      policyFor: (workspace) => engine.policies.forWorkspace(workspace), shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: process.cwd(),
       canonicalize: realpathCanonicalizer(), grants: openGrantStore(engine.dirs, audit, stderr), nonInteractive: args.flags.has('--non-interactive'), audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },

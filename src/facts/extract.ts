@@ -64,18 +64,15 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     }
   }
 
-  let shellLine: string | undefined;
   let shell: CommandAnalysis | undefined;
-  if (kind === 'execute') {
+  // A command runs whatever kind the agent gives the call (codex labels `cat x` as a read).
+  const shellLine = shellLineOf(raw?.command, raw?.args) ?? (kind === 'execute' ? shellLineFromTitle(title) : undefined);
+  if (kind === 'execute' && shellLine === undefined) unresolvable.push('execute call without a command to analyse');
+  if (shellLine !== undefined) {
     const cwd = typeof raw?.cwd === 'string' && posix.isAbsolute(raw.cwd) ? raw.cwd : context.workspace;
-    shellLine = shellLineOf(raw?.command, raw?.args) ?? shellLineFromTitle(title);
-    if (shellLine === undefined) {
-      unresolvable.push('execute call without a command to analyse');
-    } else {
-      shell = context.shell.analyze(shellLine, { cwd, home: context.home });
-      unresolvable.push(...shell.unresolvable);
-      for (const r of shell.redirections) addPath(r.path, r.access === 'read' ? 'read' : 'write', 'redirect', cwd);
-    }
+    shell = context.shell.analyze(shellLine, { cwd, home: context.home });
+    unresolvable.push(...shell.unresolvable);
+    for (const r of shell.redirections) addPath(r.path, r.access === 'read' ? 'read' : 'write', 'redirect', cwd);
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

@@ -153,7 +153,7 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
     else if (id !== undefined && !RULE_ID.test(id)) report('bad_value', idEntry.node, `rule id \`${id}\` may only use letters, digits, _ . : -`);
     if (id !== undefined && idEntry) {
       const previous = seenIds.get(id);
-      if (previous) report('duplicate_id', idEntry.node, `duplicate rule id \`${id}\` (first at line ${previous.line})`, 'rule ids must be unique in a file', 'error', id);
+      if (previous) report('duplicate_id', idEntry.node, `duplicate rule id \`${id}\` (first at line ${previous.line})`, 'give each rule its own id so explanations and audit events name one rule', 'warning', id);
       else seenIds.set(id, at(idEntry.node));
     }
     const ruleLabel = `rule \`${id ?? `#${index + 1}`}\``;

@@ -227,6 +227,41 @@ describe('enforcing fs and terminal calls from the agent', () => {
   });
 });
 
+describe('enforcement modes', () => {
+  const MODES = `
+version: 1
+default: ask
+non_interactive: deny
+rules:
+  - id: tests
+    decision: allow
+    match: { command: ["npm test", "npm publish"] }
+  - id: trial-deny-tests
+    decision: deny
+    enforcement: shadow
+    match: { command: ["npm test"] }
+  - id: rolling-out-publish-ban
+    decision: deny
+    enforcement: warn
+    match: { command: ["npm publish"] }
+`;
+  it('shadow: no effect on the decision, logged as would-have', async () => {
+    const h = await setup({ policy: MODES });
+    expect(answerTo(h, shell('npm test'))).toEqual(selected('allow'));
+    expect(h.audit.at(-1)).toMatchObject({ decision: 'allow', wouldHave: [{ ruleId: 'trial-deny-tests', decision: 'deny', enforcement: 'shadow' }] });
+  });
+
+  it('warn: a deny becomes an ask, logged as would-deny', async () => {
+    const h = await setup({ policy: MODES, nonInteractive: true });
+    expect(answerTo(h, shell('npm publish'))).toEqual(selected('reject'));
+    expect(h.audit.at(-1)).toMatchObject({ policyDecision: 'ask', source: { type: 'fallback' }, wouldHave: [{ ruleId: 'rolling-out-publish-ban', decision: 'deny', enforcement: 'warn' }] });
+    const interactive = await setup({ policy: MODES });
+    ask(interactive, shell('npm publish'));
+    expect(interactive.toClient.at(-1)).toContain('npm publish');
+    expect(interactive.audit.at(-1)!.reason).toContain('(warn: would deny)');
+  });
+});
+
 describe('audit', () => {
   it('masks secrets in inputs and commands', async () => {
     const h = await setup();

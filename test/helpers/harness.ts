@@ -46,7 +46,7 @@ export async function harness(policy: PolicySet, options: { nonInteractive?: boo
   const clientSent = new Set<string>();
   let n = 0;
   const broker = new Broker({
-    policy: () => policy, shell: await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
+    policyFor: () => policy, shell: await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
     canonicalize: lexicalOnly, nonInteractive: options.nonInteractive ?? false, audit: { write: (e) => audit.push(e), close: async () => {} },
     clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     ...(options.grants ? { grants: options.grants } : {}),

@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { formatLocation } from '../core/errors.js';
+import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
+import { describeExample, ruleMatchesExample } from '../policy/examples.js';
+import { lintPolicy, rulesWithoutExamples } from '../policy/lint.js';
+import { loadPolicyText } from '../policy/load.js';
+import { PROJECT_POLICY_PATH } from '../policy/trust.js';
+import type { PolicyFile } from '../policy/types.js';
+import { brokerDirs } from '../platform/dirs.js';
+import { TrustFile } from '../runtime/trust-file.js';
+import { createShellAnalyzer } from '../shell/index.js';
+import type { ShellAnalyzer } from '../shell/types.js';
+import { checkExamples } from '../policy/examples.js';
+import type { ParsedArgs } from './args.js';
+import { policySources } from './engine.js';
+
+interface Io { stdout: (s: string) => void; stderr: (s: string) => void }
+
+/** The files a policy command works on: those named, else the policies the broker would use. */
+function filesOf(args: ParsedArgs): string[] {
+  if (args.positionals.length > 0) return args.positionals.map((f) => resolve(f));
+  return policySources(args, brokerDirs()).map((s) => s.file);
+}
+
+function loadForTooling(file: string, shell: ShellAnalyzer): { policy: PolicyFile | undefined; diagnostics: Diagnostic[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return { policy: undefined, diagnostics: [{ severity: 'error', code: 'read_failed', location: { file, line: 1, column: 1 }, message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] };
+  }
+  const loaded = loadPolicyText(text, file, 'user');
+  const diagnostics = [...loaded.diagnostics];
+  if (loaded.policy) diagnostics.push(...checkExamples(loaded.policy, shell), ...lintPolicy(loaded.policy));
+  diagnostics.sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
+  return { policy: loaded.policy, diagnostics };
+}
+
+/** `acp-broker validate [FILE...]`: every problem, errors and warnings; exit 1 on any error. */
+export async function validateCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const shell = await createShellAnalyzer();
+  let errors = 0;
+  let warnings = 0;
+  for (const file of filesOf(args)) {
+    const { policy, diagnostics } = loadForTooling(file, shell);
+    for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
+    const e = diagnostics.filter((d) => d.severity === 'error').length;
+    errors += e;
+    warnings += diagnostics.length - e;
+    if (e === 0 && policy) io.stderr(`${file}: ok (${policy.rules.length} rules)\n`);
+  }
+  io.stderr(`${errors} error(s), ${warnings} warning(s)\n`);
+  return errors > 0 ? 1 : 0;
+}
+
+/** `acp-broker test [FILE...]`: run every rule's examples; exit 1 on a failing example. */
+export async function testCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const shell = await createShellAnalyzer();
+  let failures = 0;
+  let passed = 0;
+  let unloadable = 0;
+  for (const file of filesOf(args)) {
+    const { policy, diagnostics } = loadForTooling(file, shell);
+    if (!policy) {
+      unloadable++;
+      for (const d of diagnostics.filter((x) => x.severity === 'error')) io.stdout(`${formatDiagnostic(d)}\n`);
+      continue;
+    }
+    for (const rule of policy.rules) {
+      for (const [expected, list] of [[true, rule.examples.match], [false, rule.examples.notMatch]] as const) {
+        for (const example of list) {
+          if (ruleMatchesExample(rule, example, shell) === expected) { passed++; continue; }
+          failures++;
+          io.stdout(`FAIL ${formatLocation(example.location)}: rule \`${rule.id}\` (${formatLocation(rule.location)}): ${describeExample(example)} ${expected ? 'should match but does not' : 'should not match but does'}\n`);
+        }
+      }
+    }
+    const missing = rulesWithoutExamples(policy);
+    for (const rule of missing) io.stdout(`note ${formatLocation(rule.location)}: rule \`${rule.id}\` has no examples\n`);
+  }
+  io.stdout(`${passed} passed, ${failures} failed\n`);
+  return failures > 0 || unloadable > 0 ? 1 : 0;
+}
+
+/** `acp-broker trust [DIR]`: let a project's own policy's allow rules count, for exactly this content. */
+export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
+  const dir = resolve(args.positionals[0] ?? process.cwd());
+  const file = join(dir, ...PROJECT_POLICY_PATH);
+  if (!existsSync(file)) {
+    io.stderr(`acp-broker: ${file} does not exist; nothing to trust\n`);
+    return 1;
+  }
+  const text = readFileSync(file, 'utf8');
+  const shell = await createShellAnalyzer();
+  const loaded = loadPolicyText(text, file, 'project');
+  const problems = [...loaded.diagnostics, ...(loaded.policy ? checkExamples(loaded.policy, shell) : [])].filter((d) => d.severity === 'error');
+  if (!loaded.policy || problems.length > 0) {
+    for (const d of problems) io.stdout(`${formatDiagnostic(d)}\n`);
+    io.stderr('acp-broker: not trusted: the project policy is invalid\n');
+    return 1;
+  }
+  new TrustFile(brokerDirs().config).trust(file, text);
+  const allows = loaded.policy.rules.filter((r) => r.decision === 'allow').map((r) => r.id);
+  io.stdout(`trusted ${file}${allows.length ? ` — its allow rules now apply: ${allows.join(', ')}` : ''}\nAny change to the file makes it untrusted again.\n`);
+  return 0;
+}

@@ -1,0 +1,140 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
+import { loadPolicyFiles, type PolicySource } from '../policy/sources.js';
+import { PROJECT_POLICY_PATH, trustStatus } from '../policy/trust.js';
+import type { PolicyFile, PolicySet } from '../policy/types.js';
+import type { ShellAnalyzer } from '../shell/types.js';
+import type { TrustFile } from './trust-file.js';
+
+const WATCH_INTERVAL_MS = 500;
+
+/**
+ * The policy in force, per workspace: the managed and user layers (loaded at start, reloaded when
+ * their files change), plus the workspace's own project layer. An edit that does not validate, or a
+ * file that disappears, leaves the last good policy in force.
+ */
+export class PolicyManager {
+  private base: readonly PolicyFile[] = [];
+  private readonly projects = new Map<string, { policy: PolicySet; file: string }>();
+  /** Watched file → its stamp when last read, and what to do when it changes. */
+  private readonly watched = new Map<string, { stamp: string; onChange: () => void }>();
+  private poller: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: {
+    readonly sources: readonly PolicySource[];
+    readonly shell: ShellAnalyzer;
+    readonly trust: TrustFile;
+    readonly log: (message: string) => void;
+    readonly watch: boolean;
+  }) {}
+
+  /** The first load: any error means the broker must not start. */
+  load(): { ok: boolean; diagnostics: readonly Diagnostic[] } {
+    const loaded = loadPolicyFiles(this.options.sources, this.options.shell);
+    if (!loaded.policy) return { ok: false, diagnostics: loaded.diagnostics };
+    this.base = loaded.policy.files;
+    if (this.options.watch) {
+      for (const s of this.options.sources) this.watch(s.file, () => this.reloadBase());
+      // `acp-broker trust` while a broker runs: re-judge project layers.
+      this.watch(this.options.trust.path, () => this.projects.clear());
+    }
+    return { ok: true, diagnostics: loaded.diagnostics };
+  }
+
+  /** The layers in force for a session whose cwd is `workspace`. */
+  forWorkspace(workspace: string): PolicySet {
+    let project = this.projects.get(workspace);
+    if (!project) {
+      project = { policy: this.compose(workspace), file: join(workspace, ...PROJECT_POLICY_PATH) };
+      if (this.projects.size > 256) this.projects.clear();
+      this.projects.set(workspace, project);
+      if (this.options.watch) this.watch(project.file, () => this.projects.delete(workspace));
+    }
+    return project.policy;
+  }
+
+  close(): void {
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+    this.watched.clear();
+  }
+
+  private reloadBase(): void {
+    const loaded = loadPolicyFiles(this.options.sources, this.options.shell);
+    if (!loaded.policy) {
+      const problems = loaded.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n');
+      this.options.log(`acp-broker: the edited policy was rejected; the last good policy stays in force.\n${problems}`);
+      return;
+    }
+    this.base = loaded.policy.files;
+    this.projects.clear();
+    this.options.log(`acp-broker: policy reloaded (${this.options.sources.map((s) => s.file).join(', ')})`);
+  }
+
+  private compose(workspace: string): PolicySet {
+    const project = this.projectLayer(workspace);
+    return { files: project ? [...this.base, project] : this.base };
+  }
+
+  /** The workspace's `.acp-broker/policy.yaml`: it may only tighten until the user trusts its content. */
+  private projectLayer(workspace: string): PolicyFile | undefined {
+    const file = join(workspace, ...PROJECT_POLICY_PATH);
+    if (!existsSync(file)) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      this.options.log(`acp-broker: cannot read the project policy ${file}: ${(error as Error).message}; asking instead of trusting it`);
+      return failClosedLayer(file);
+    }
+    const loaded = loadPolicyFiles([{ file, layer: 'project' }], this.options.shell);
+    const policy = loaded.policy?.files[0];
+    if (!policy) {
+      const problems = loaded.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n');
+      this.options.log(`acp-broker: the project policy is invalid; its rules are not applied and undecided requests ask.\n${problems}`);
+      return failClosedLayer(file);
+    }
+    const status = trustStatus(this.options.trust.read(), file, text);
+    const allowRules = policy.rules.filter((r) => r.decision === 'allow');
+    // A project may never loosen on its own: its default only counts when stricter (strictest wins),
+    // and keeping agents' own "always" options is the user's call, not the repository's.
+    const tightened: PolicyFile = { ...policy, keepAgentAlwaysOptions: false, grantScope: 'project' };
+    if (status === 'trusted' || allowRules.length === 0) return tightened;
+    const why = status === 'changed' ? 'it changed since you trusted it' : 'you have not trusted it';
+    this.options.log(`acp-broker: ignoring ${allowRules.length} allow rule(s) of ${file} (${allowRules.map((r) => r.id).join(', ')}): ${why}. Review it, then run: acp-broker trust ${workspace}`);
+    return { ...tightened, rules: policy.rules.filter((r) => r.decision !== 'allow') };
+  }
+
+  /**
+   * Polls the file's stat against the stamp taken when it was read: simple, portable, sees editors
+   * that replace files by rename, and cannot miss an edit made right after loading.
+   */
+  private watch(file: string, onChange: () => void): void {
+    if (this.watched.has(file)) return;
+    this.watched.set(file, { stamp: stampOf(file), onChange });
+    this.poller ??= setInterval(() => this.poll(), WATCH_INTERVAL_MS).unref();
+  }
+
+  private poll(): void {
+    for (const [file, entry] of this.watched) {
+      const stamp = stampOf(file);
+      if (stamp === entry.stamp) continue;
+      entry.stamp = stamp;
+      entry.onChange();
+    }
+  }
+}
+
+function stampOf(file: string): string {
+  try {
+    const s = statSync(file);
+    return `${s.mtimeMs}:${s.size}:${s.ino}:${s.mode}`;
+  } catch (error) {
+    return `missing:${(error as NodeJS.ErrnoException).code ?? ''}`;
+  }
+}
+
+function failClosedLayer(file: string): PolicyFile {
+  return { file, layer: 'project', default: 'ask', nonInteractive: 'deny', keepAgentAlwaysOptions: false, grantScope: 'project', rules: [] };
+}
