@@ -12,7 +12,14 @@ import { FileGrantStore } from '../grants/file-store.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { ParsedArgs } from './args.js';
 
-export const SYSTEM_MANAGED_POLICY = '/etc/acp-broker/policy.yaml';
+/** Where an administrator installs the managed layer on each platform. */
+export function systemManagedPolicy(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  switch (platform) {
+    case 'darwin': return '/Library/Application Support/acp-broker/policy.yaml';
+    case 'win32': return join(env.ProgramData ?? 'C:\\ProgramData', 'acp-broker', 'policy.yaml');
+    default: return '/etc/acp-broker/policy.yaml';
+  }
+}
 
 export interface Engine {
   readonly policies: PolicyManager;
@@ -25,7 +32,8 @@ export interface Engine {
 export function policySources(args: ParsedArgs, dirs: BrokerDirs, cwd = process.cwd()): PolicySource[] {
   const sources: PolicySource[] = [];
   for (const file of args.options.get('--managed-policy') ?? []) sources.push({ file: resolve(cwd, file), layer: 'managed' });
-  if (existsSync(SYSTEM_MANAGED_POLICY)) sources.push({ file: SYSTEM_MANAGED_POLICY, layer: 'managed' });
+  const system = systemManagedPolicy();
+  if (existsSync(system)) sources.push({ file: system, layer: 'managed' });
   const user = args.options.get('--policy');
   if (user && user.length > 0) {
     for (const file of user) sources.push({ file: resolve(cwd, file), layer: 'user' });
