@@ -51,6 +51,8 @@ export function policySources(args: ParsedArgs, dirs: BrokerDirs, cwd = process.
 export async function loadEngine(args: ParsedArgs, stderr: (s: string) => void, options: { watch?: boolean } = {}): Promise<Engine | undefined> {
   const dirs = brokerDirs();
   const shell = await createShellAnalyzer();
+  // The parser's first call pays one-time setup; pay it now, not on the agent's first request.
+  shell.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
   const sources = policySources(args, dirs);
   const policies = new PolicyManager({ sources, shell, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch ?? false });
   const loaded = policies.load();
