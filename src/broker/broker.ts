@@ -15,7 +15,7 @@ import type { ShellAnalyzer } from '../shell/types.js';
 import type { GrantStore } from '../grants/store.js';
 import type { GrantScope } from '../grants/grant.js';
 import { answerFor } from './answer.js';
-import { escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation.js';
+import { BROKER_OPTION_PREFIX, escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation.js';
 import { grantLookup } from './grant-items.js';
 import { agentLineNeedsInspection, clientLineNeedsInspection } from './prefilter.js';
 
@@ -85,7 +85,21 @@ export class Broker {
     if (clientLineNeedsInspection(line, this.forwarded.size > 0)) {
       const message = classify(parseLine(line));
       if (message.type === 'response' && this.forwarded.has(idKey(message.id))) {
-        if (this.onClientAnswer(message.id, message.result, line)) return;
+        let handled = false;
+        try {
+          handled = this.onClientAnswer(message.id, message.result, line);
+        } catch (error) {
+          this.deps.log(`acp-broker: internal error handling the client's answer: ${(error as Error).message}`);
+          // The agent must never receive an option id it did not offer (the broker's own): refuse instead.
+          if (line.includes(BROKER_OPTION_PREFIX)) {
+            const entry = this.forwarded.get(idKey(message.id));
+            this.forwarded.delete(idKey(message.id));
+            const answer = answerFor('deny', entry?.agentOptions ?? []);
+            this.answerAgent(message.id, answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' });
+            return;
+          }
+        }
+        if (handled) return;
       } else if (message.type === 'request') {
         this.state.noteClientRequest(message.method, message.id, message.params);
       } else if (message.type === 'notification' && message.method === ACP.sessionCancel) {
@@ -146,7 +160,20 @@ export class Broker {
     if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
   }
 
+  /** Fail closed at the outermost seam: whatever goes wrong, the request is never allowed by us. */
   private onPermissionRequest(id: RpcId, params: unknown, line: Buffer): void {
+    try {
+      this.handlePermissionRequest(id, params, line);
+    } catch (error) {
+      this.deps.log(`acp-broker: internal error on a permission request; failing closed: ${(error as Error).stack ?? error}`);
+      if (!this.deps.nonInteractive) return this.deps.toClient(line);
+      const options = Array.isArray((params as { options?: unknown } | undefined)?.options) ? (params as { options: unknown[] }).options.filter(isPermissionOption) : [];
+      const answer = answerFor('deny', options);
+      this.answerAgent(id, answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' });
+    }
+  }
+
+  private handlePermissionRequest(id: RpcId, params: unknown, line: Buffer): void {
     const started = performance.now();
     const p = params as { sessionId?: unknown; toolCall?: unknown; options?: unknown } | undefined;
     const options = Array.isArray(p?.options) ? p.options.filter(isPermissionOption) : [];
@@ -330,6 +357,15 @@ export class Broker {
   }
 
   private onEnforcedRequest(id: RpcId, method: string, params: unknown, line: Buffer): void {
+    try {
+      this.handleEnforcedRequest(id, method, params, line);
+    } catch (error) {
+      this.deps.log(`acp-broker: internal error checking ${method}; refusing it: ${(error as Error).message}`);
+      this.refuseEnforced(id, method, 'the broker could not evaluate this request');
+    }
+  }
+
+  private handleEnforcedRequest(id: RpcId, method: string, params: unknown, line: Buffer): void {
     const started = performance.now();
     const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
     const sessionId = typeof p.sessionId === 'string' ? p.sessionId : undefined;
