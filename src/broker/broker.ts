@@ -36,6 +36,11 @@ export interface BrokerDeps {
   readonly log: (message: string) => void;
   readonly toAgent: (bytes: Buffer) => void;
   readonly toClient: (bytes: Buffer) => void;
+  /**
+   * Resolves once `shell` and `policyFor` may be used (the parser loads while the agent starts).
+   * Until then permission requests and enforced calls are held — each holds only itself.
+   */
+  readonly decisionsReady?: Promise<unknown>;
 }
 
 /** A permission request the broker answers itself but has not answered yet. */
@@ -76,8 +81,24 @@ export class Broker {
   private readonly lookup: GrantLookup | undefined;
   private escalations = 0;
 
+  /** Work waiting for `decisionsReady`, in arrival order; undefined once decisions can be made. */
+  private waiting: (() => void)[] | undefined;
+
   constructor(private readonly deps: BrokerDeps) {
     this.lookup = deps.grants ? grantLookup(deps.grants, deps.clock) : undefined;
+    if (deps.decisionsReady) {
+      this.waiting = [];
+      const flush = () => {
+        const queued = this.waiting ?? [];
+        this.waiting = undefined;
+        for (const run of queued) run();
+      };
+      deps.decisionsReady.then(flush, (error: unknown) => {
+        // Decisions then fail closed one by one (the deciding code throws and is caught).
+        deps.log(`acp-broker: the policy engine failed to start: ${(error as Error).message}`);
+        flush();
+      });
+    }
   }
 
   /** A line from the editor (client → agent). */
@@ -119,8 +140,15 @@ export class Broker {
     const message = classify(parseLine(line));
     switch (message.type) {
       case 'request':
-        if (message.method === ACP.requestPermission) return this.onPermissionRequest(message.id, message.params, line);
-        if (message.method in ENFORCED_KIND) return this.onEnforcedRequest(message.id, message.method, message.params, line);
+        if (message.method === ACP.requestPermission) {
+          if (this.waiting) return this.holdUntilReady(message.id, message.params, line);
+          return this.onPermissionRequest(message.id, message.params, line);
+        }
+        if (message.method in ENFORCED_KIND) {
+          const { id, method, params } = message;
+          if (this.waiting) return void this.waiting.push(() => this.onEnforcedRequest(id, method, params, line));
+          return this.onEnforcedRequest(id, method, params, line);
+        }
         break;
       case 'notification':
         if (message.method === ACP.sessionUpdate) this.onSessionUpdate(message.params);
@@ -160,6 +188,18 @@ export class Broker {
     if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
   }
 
+  /** A permission request that arrived before the engine was ready: held, and cancellable meanwhile. */
+  private holdUntilReady(id: RpcId, params: unknown, line: Buffer): void {
+    const sessionId = (params as { sessionId?: unknown } | undefined)?.sessionId;
+    const held: Held = { id, sessionId: typeof sessionId === 'string' ? sessionId : '', settled: false };
+    const key = idKey(id);
+    this.held.set(key, held);
+    this.waiting!.push(() => {
+      if (this.held.get(key) === held) this.held.delete(key);
+      if (!held.settled) this.onPermissionRequest(id, params, line);
+    });
+  }
+
   /** Fail closed at the outermost seam: whatever goes wrong, the request is never allowed by us. */
   private onPermissionRequest(id: RpcId, params: unknown, line: Buffer): void {
     try {
@@ -185,8 +225,6 @@ export class Broker {
     const sessionId = p.sessionId;
     const toolCall = p.toolCall as Record<string, unknown>;
     if (typeof toolCall.toolCallId === 'string') this.state.noteAsked(sessionId, toolCall.toolCallId);
-    const held: Held = { id, sessionId, settled: false };
-    this.held.set(idKey(id), held);
     let decided: { facts: CallFacts; evaluation: Evaluation } | undefined;
     try {
       decided = this.decide(sessionId, this.state.mergedToolCall(sessionId, toolCall));
@@ -194,8 +232,6 @@ export class Broker {
       // Fail closed: an error never becomes an allow.
       this.deps.log(`acp-broker: error while deciding a permission request: ${(error as Error).stack ?? error}`);
     }
-    this.held.delete(idKey(id));
-    if (held.settled) return;
     if (!decided) return this.askOrFallback(id, sessionId, options, line, undefined, started);
     const { facts, evaluation } = decided;
     const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined;

@@ -7,7 +7,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, loadEngine, openGrantStore } from './engine.js';
+import { decisionIdGenerator, openGrantStore, startEngine, type Engine } from './engine.js';
 import { runHeadlessClient } from './exec-client.js';
 
 /**
@@ -23,10 +23,13 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const prompt = promptText ?? readFileSync(promptFile!, 'utf8');
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
-  const engine = await loadEngine(args, stderr, { watch: true });
-  if (!engine) return 2;
+  const starting = await startEngine(args, stderr, { watch: true });
+  if (!starting) return 2;
+  let engine: Engine | undefined;
+  const decisionsReady = starting.ready.then((e) => { engine = e; });
+  const dirs = starting.dirs;
   const quiet = args.flags.has('--quiet');
-  const auditPath = single(args, '--audit') ?? join(engine.dirs.state, 'audit.jsonl');
+  const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   const fileSink = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
   const audit: AuditSink = {
     write(event) {
@@ -41,8 +44,10 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const session = runAgent({
     command, args: agentArgs, clientIn: clientToBroker, clientOut: brokerToClient, stderr: process.stderr, cwd,
     deps: {
-      policyFor: (workspace) => engine.policies.forWorkspace(workspace), shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: cwd,
-      canonicalize: realpathCanonicalizer(), grants: openGrantStore(engine.dirs, audit, stderr), nonInteractive: true, audit,
+      // Used only once decisionsReady has resolved (the broker holds decisions until then).
+      policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
+      decisionsReady, home: dirs.home, fallbackWorkspace: cwd,
+      canonicalize: realpathCanonicalizer(), grants: openGrantStore(dirs, audit, stderr), nonInteractive: true, audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });

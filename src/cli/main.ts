@@ -1,13 +1,6 @@
 #!/usr/bin/env node
 import { BrokerError } from '../core/errors.js';
 import { parseArgs, USAGE } from './args.js';
-import { checkCommand } from './check.js';
-import { testCommand, trustCommand, validateCommand } from './policy-commands.js';
-import { execCommand } from './exec.js';
-import { runCommand } from './run.js';
-import { runGrantsCommand } from '../grants/cli.js';
-import { FileGrantStore } from '../grants/file-store.js';
-import { brokerDirs } from '../platform/dirs.js';
 
 const VERSION = '0.1.0';
 const io = () => ({ stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) });
@@ -17,16 +10,19 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.flags.has('--version')) { process.stdout.write(`acp-broker ${VERSION}\n`); return 0; }
   if (args.command === 'help' || (args.flags.has('--help'))) { process.stderr.write(`${USAGE}\n`); return 0; }
   switch (args.command) {
-    case 'run': return runCommand(args);
-    case 'exec': return execCommand(args);
-    case 'check': return checkCommand(args, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) });
-    case 'validate': return validateCommand(args, io());
-    case 'test': return testCommand(args, io());
-    case 'trust': return trustCommand(args, io());
+    // Each command's modules load only when it runs: start-up time is the agent's start-up time.
+    case 'run': return (await import('./run.js')).runCommand(args);
+    case 'exec': return (await import('./exec.js')).execCommand(args);
+    case 'check': return (await import('./check.js')).checkCommand(args, io());
+    case 'validate': return (await import('./policy-commands.js')).validateCommand(args, io());
+    case 'test': return (await import('./policy-commands.js')).testCommand(args, io());
+    case 'trust': return (await import('./policy-commands.js')).trustCommand(args, io());
     case 'grants': {
-      const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s), cwd: process.cwd() };
-      const store = new FileGrantStore({ dir: brokerDirs().config, onProblem: (p) => io.stderr(`acp-broker: grants store: ${p.message}${p.backupPath ? ` (moved aside to ${p.backupPath})` : ''}\n`) });
-      return runGrantsCommand(argv.slice(1), io, store);
+      const [{ runGrantsCommand }, { FileGrantStore }, { brokerDirs }] = await Promise.all([
+        import('../grants/cli.js'), import('../grants/file-store.js'), import('../platform/dirs.js')]);
+      const grantsIo = { ...io(), cwd: process.cwd() };
+      const store = new FileGrantStore({ dir: brokerDirs().config, onProblem: (p) => grantsIo.stderr(`acp-broker: grants store: ${p.message}${p.backupPath ? ` (moved aside to ${p.backupPath})` : ''}\n`) });
+      return runGrantsCommand(argv.slice(1), grantsIo, store);
     }
     default: throw new BrokerError('usage', `\`${args.command}\` is not available in this version`);
   }

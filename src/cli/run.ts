@@ -5,7 +5,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, loadEngine, openGrantStore } from './engine.js';
+import { decisionIdGenerator, openGrantStore, startEngine, type Engine } from './engine.js';
 
 /** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
 export async function runCommand(args: ParsedArgs): Promise<number> {
@@ -17,16 +17,21 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     return runInteractive(command, agentArgs);
   }
   const stderr = (s: string) => process.stderr.write(s);
-  const engine = await loadEngine(args, stderr, { watch: true });
-  if (!engine) return 2;
-  const auditPath = single(args, '--audit') ?? join(engine.dirs.state, 'audit.jsonl');
+  const starting = await startEngine(args, stderr, { watch: true });
+  if (!starting) return 2;
+  let engine: Engine | undefined;
+  const decisionsReady = starting.ready.then((e) => { engine = e; });
+  const dirs = starting.dirs;
+  const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
   const session = runAgent({
     command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
-      policyFor: (workspace) => engine.policies.forWorkspace(workspace), shell: engine.shell, home: engine.dirs.home, fallbackWorkspace: process.cwd(),
-      canonicalize: realpathCanonicalizer(), grants: openGrantStore(engine.dirs, audit, stderr), nonInteractive: args.flags.has('--non-interactive'), audit,
+      // Used only once decisionsReady has resolved (the broker holds decisions until then).
+      policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
+      decisionsReady, home: dirs.home, fallbackWorkspace: process.cwd(),
+      canonicalize: realpathCanonicalizer(), grants: openGrantStore(dirs, audit, stderr), nonInteractive: args.flags.has('--non-interactive'), audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });

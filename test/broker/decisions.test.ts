@@ -227,6 +227,63 @@ describe('enforcing fs and terminal calls from the agent', () => {
   });
 });
 
+describe('requests held while the policy engine is still loading', () => {
+  async function loading(nonInteractive = false) {
+    let ready!: () => void;
+    const decisionsReady = new Promise<void>((resolve) => { ready = resolve; });
+    const h = await harness(await policyFrom(POLICY), { nonInteractive, decisionsReady });
+    h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
+    return { h, ready: async () => { ready(); await decisionsReady; } };
+  }
+  const request = (id: string, command: string) => ({ jsonrpc: '2.0', id, method: 'session/request_permission', params: { sessionId: SID, toolCall: { toolCallId: `t-${id}`, kind: 'execute', rawInput: { command } }, options: CLAUDE_OPTIONS } });
+
+  it('holds only the request: other traffic passes; decided in order once ready', async () => {
+    const { h, ready } = await loading();
+    h.agent(request('a', 'npm test'));
+    h.agent({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SID, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'hi' } } } });
+    h.agent(request('b', 'git push --force'));
+    expect(h.answers().size).toBe(0);
+    expect(h.toClient.at(-1)).toContain('agent_message_chunk');
+    expect(h.broker.heldCount()).toBe(2);
+    await ready();
+    expect([...h.answers()]).toEqual([['a', selected('allow')], ['b', selected('reject')]]);
+    expect(h.broker.heldCount()).toBe(0);
+  });
+
+  it('answers held requests cancelled on session/cancel, exactly once', async () => {
+    const { h, ready } = await loading();
+    h.agent(request('a', 'npm test'));
+    h.client({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: SID } });
+    expect(h.answers().get('a')).toEqual({ outcome: { outcome: 'cancelled' } });
+    expect(h.toAgent.at(-1)).toContain('session/cancel'); // the cancel itself still reaches the agent
+    await ready();
+    expect(h.toAgent.filter((l) => l.includes('"id":"a"'))).toHaveLength(1);
+    expect(h.audit.at(-1)).toMatchObject({ decision: 'cancelled', source: { type: 'cancelled', by: 'session/cancel' } });
+  });
+
+  it('answers a held request cancelled on the agent\'s $/cancel_request, which the client never sees', async () => {
+    const { h, ready } = await loading();
+    h.agent(request('a', 'npm test'));
+    h.agent(request('b', 'npm test'));
+    const before = h.toClient.length;
+    h.agent({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: 'a' } });
+    expect(h.toClient.length).toBe(before);
+    await ready();
+    expect([...h.answers()]).toEqual([['a', { outcome: { outcome: 'cancelled' } }], ['b', selected('allow')]]);
+  });
+
+  it('fails closed when the engine fails to start: held requests are refused, never allowed', async () => {
+    const broken = { analyze: () => { throw new Error('parser never loaded'); } };
+    const failed = Promise.reject(new Error('boom'));
+    const h = await harness(await policyFrom(POLICY), { nonInteractive: true, decisionsReady: failed, shell: broken });
+    h.agent(request('a', 'npm test'));
+    await failed.catch(() => {});
+    await new Promise((r) => setImmediate(r));
+    expect(h.answers().get('a')).toEqual(selected('reject'));
+  });
+});
+
 describe('enforcement modes', () => {
   const MODES = `
 version: 1

@@ -39,17 +39,18 @@ export interface Harness {
   answers(): Map<string | number, unknown>;
 }
 
-export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string } = {}): Promise<Harness> {
+export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer } = {}): Promise<Harness> {
   const toAgent: string[] = [];
   const toClient: string[] = [];
   const audit: AuditEventV1[] = [];
   const clientSent = new Set<string>();
   let n = 0;
   const broker = new Broker({
-    policyFor: () => policy, shell: await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
+    policyFor: () => policy, shell: options.shell ?? await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
     canonicalize: lexicalOnly, nonInteractive: options.nonInteractive ?? false, audit: { write: (e) => audit.push(e), close: async () => {} },
     clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     ...(options.grants ? { grants: options.grants } : {}),
+    ...(options.decisionsReady ? { decisionsReady: options.decisionsReady } : {}),
     toAgent: (b) => toAgent.push(b.toString('utf8')), toClient: (b) => toClient.push(b.toString('utf8')),
   });
   const line = (m: object | string) => Buffer.from(typeof m === 'string' ? m : `${JSON.stringify(m)}\n`);
