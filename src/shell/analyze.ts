@@ -20,12 +20,17 @@ export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): P
   const cache = cacheSize > 0 ? new LruCache<string, CommandAnalysis>(cacheSize) : undefined;
   return {
     analyze(line, context) {
-      const key = cache && `${context.cwd}\0${context.home}\0${line}`;
-      const cached = key === undefined ? undefined : cache?.get(key);
-      if (cached) return cached;
-      const analysis = deepFreeze(analyzeLine(parser, line, context));
-      if (key !== undefined) cache?.set(key, analysis);
-      return analysis;
+      try {
+        const key = cache && `${context.cwd}\0${context.home}\0${line}`;
+        const cached = key === undefined ? undefined : cache?.get(key);
+        if (cached) return cached;
+        const analysis = deepFreeze(analyzeLine(parser, line, context));
+        if (key !== undefined) cache?.set(key, analysis);
+        return analysis;
+      } catch (error) {
+        // Only reachable with inputs outside the types (e.g. no context): still an answer, never allowed.
+        return deepFreeze({ commands: [], redirections: [], unresolvable: [`cannot analyse: ${describe(error)}`] });
+      }
     },
   };
 }
@@ -43,9 +48,13 @@ function analyzeLine(parser: BashParser, line: string, context: ShellContext): C
     new StatementWalker(collector, parser).analyzeScript(text, newScope(context.cwd), { wrappers: [], stdin: { kind: 'inherited' } });
   } catch (error) {
     // Fail closed: whatever was found so far stays (so deny rules still see it), nothing is allowed.
-    collector.unresolvable(`internal error while analysing: ${error instanceof Error ? error.message : String(error)}`);
+    collector.unresolvable(`internal error while analysing: ${describe(error)}`);
   }
   return collector.result();
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function isAbsolute(path: unknown): path is string {

@@ -23,17 +23,12 @@ export function forkScope(scope: Scope): Scope {
   return { cwd: scope.cwd, lastKnownCwd: scope.lastKnownCwd, dirStack: scope.dirStack && [...scope.dirStack] };
 }
 
-/** Copies `from` into `into` (after a branch whose effect we now take as the current state). */
-export function adoptScope(into: Scope, from: Scope): void {
-  into.cwd = from.cwd;
-  into.lastKnownCwd = from.lastKnownCwd;
-  into.dirStack = from.dirStack;
-}
-
 export function forgetCwd(scope: Scope): void {
   scope.cwd = undefined;
   scope.dirStack = undefined;
 }
+
+const MAX_REASON_LENGTH = 200;
 
 /** Deepest nesting (substitutions, `bash -c`, compound statements) analysed before giving up. */
 export const MAX_NESTING = 64;
@@ -51,7 +46,8 @@ export class AnalysisCollector {
   }
 
   unresolvable(reason: string): void {
-    this.reasons.add(reason);
+    // Reasons quote the offending text; keep them readable when that text is huge.
+    this.reasons.add(reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason);
   }
 
   /** The cwd to run something in; notes an unresolvable reason when it is not known. */

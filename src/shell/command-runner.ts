@@ -6,12 +6,13 @@
 import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './collector.js';
 import { applyDirectoryChange, isDirectoryChange } from './directory-changes.js';
 import { findActions } from './find-command.js';
-import { assignedName, isExecutingGitConfig, isHazardousVariable } from './hazards.js';
+import { assignedName, isExecutingGitConfig, isHazardousVariable, nameArgumentHazard } from './hazards.js';
 import { basename, resolvePath } from './paths.js';
 import { recordWrittenFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
 import { isShell, joinAsScript, parseShellInvocation, suCommandString, watchCommand } from './shell-invocation.js';
 import { peelWrapper } from './wrappers.js';
+import { writtenFiles } from './written-files.js';
 import type { Word } from './words.js';
 
 /** Where a command's standard input comes from; matters for a shell that reads its commands there. */
@@ -224,7 +225,7 @@ function checkCommandName(head: Word, collector: AnalysisCollector): boolean {
         : name === ''
           ? 'empty command name'
           : hasSuspiciousNameCharacter(basename(name))
-            ? `non-ASCII or control character in command name: ${JSON.stringify(name)}`
+            ? `unusual character (non-ASCII look-alike, space or control) in command name: ${JSON.stringify(name)}`
             : undefined;
   if (problem) collector.unresolvable(problem);
   return !problem;
@@ -239,10 +240,17 @@ export function checkAssignments(assignments: readonly string[], collector: Anal
 
 function emit(current: Invocation, collector: AnalysisCollector): void {
   const argv = current.argv.map((word) => word.text);
+  const program = basename(argv[0] ?? '');
+  const nameHazard = nameArgumentHazard(program, current.argv);
+  if (nameHazard) collector.unresolvable(nameHazard);
+  for (const file of writtenFiles(program, argv)) {
+    const dynamic = current.argv.some((word) => word.dynamic && word.text.includes(file));
+    recordWrittenFile({ text: file, dynamic, tildeUnresolved: file.startsWith('~') }, program, current.scope, collector);
+  }
   if (current.argv.some((word) => word.history)) collector.unresolvable('history expansion (!) in a word');
   collector.commands.push({
     argv,
-    program: basename(argv[0] ?? ''),
+    program,
     cwd: collector.cwdFor(current.scope),
     assignments: current.assignments,
     wrappers: current.wrappers,

@@ -39,3 +39,58 @@ export function isExecutingGitConfig(keyValue: string): boolean {
   const key = keyValue.split('=', 1)[0] ?? '';
   return GIT_EXECUTING_KEY.test(key);
 }
+
+/**
+ * Builtins that take variable *names* (`read NAME`, `printf -v NAME`, `unset NAME`, `declare NAME`,
+ * `test -v NAME` …). A name with a subscript is evaluated as arithmetic: `read 'a[$(rm -rf ~)]'`
+ * runs rm. Returns a reason when a name argument is not a plain name or a literal element.
+ */
+export function nameArgumentHazard(program: string, argv: readonly { text: string; dynamic: boolean }[]): string | undefined {
+  const names = nameArguments(program, argv);
+  if (names === 'unsafe') return `${program} with options that evaluate code`;
+  const unsafe = names?.find((word) => !isSafeName(word.text.split('=', 1)[0] ?? ''));
+  return unsafe ? `${program} with a variable name that bash evaluates: ${unsafe.text}` : undefined;
+}
+
+type NameWord = { text: string; dynamic: boolean };
+
+function nameArguments(program: string, argv: readonly NameWord[]): readonly NameWord[] | 'unsafe' | undefined {
+  const args = argv.slice(1);
+  const after = (flag: string) => args.filter((_, i) => i > 0 && args[i - 1]!.text === flag);
+  switch (program) {
+    case 'printf':
+      return after('-v');
+    case 'wait':
+      return after('-p');
+    case 'getopts':
+      return args.slice(1, 2);
+    case 'test':
+    case '[':
+      return after('-v');
+    case 'let':
+      return args.some((word) => /[A-Za-z_$`]/.test(word.text)) ? 'unsafe' : undefined;
+    case 'mapfile':
+    case 'readarray':
+      if (args.some((word) => word.text.startsWith('-C'))) return 'unsafe';
+      return args.filter((word) => !word.text.startsWith('-'));
+    case 'read':
+      return args.filter((word, i) => !word.text.startsWith('-') && !/^-[pdtnNui]$/.test(args[i - 1]?.text ?? ''));
+    case 'declare':
+    case 'typeset':
+    case 'local':
+    case 'export':
+    case 'readonly':
+      // -i evaluates every later assignment as arithmetic; -n makes names of values.
+      if (args.some((word) => /^-[a-zA-Z]*[in]/.test(word.text))) return 'unsafe';
+      return args.filter((word) => !word.text.startsWith('-') && !word.text.startsWith('+'));
+    case 'unset':
+      return args.filter((word) => !word.text.startsWith('-'));
+    default:
+      return undefined;
+  }
+}
+
+/** `NAME` or `NAME[digits|@|*]`; anything with a run-time or non-literal subscript is not. */
+function isSafeName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*(\[(\d+|@|\*)\])?$/.test(name);
+}

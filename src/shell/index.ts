@@ -1,3 +1,8 @@
+/**
+ * Shell analysis: what a shell line would actually run (every simple command, redirect target and
+ * reason it cannot be resolved statically), and matching of policy `command` patterns.
+ * Decisions and limits are documented in ./README.md.
+ */
 export type { CommandAnalysis, Redirection, ShellAnalyzer, ShellContext, SimpleCommand } from './types.js';
 export { createShellAnalyzer, type ShellAnalyzerOptions } from './analyze.js';
 export {

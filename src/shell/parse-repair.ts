@@ -3,9 +3,12 @@
  * newline followed by an `&&`/`||` list is swallowed into the last command, e.g.
  * `a | b | c⏎d && e` parses as `a | (b | c d) && e`, hiding `d` as an argument of `c`.
  *
- * An unescaped newline can never sit between two words of one simple command in bash (it ends the
- * command), so such a gap is always a misparse. We end the command explicitly with `;` right after
- * its last word on that line (before any comment) and parse again.
+ * It also glues a newline to a following word that starts with a backslash: `ls⏎\rm -rf /` parses
+ * as `ls` with the argument `⏎\rm`.
+ *
+ * An unescaped newline can never sit between two words of one simple command in bash, nor inside
+ * an unquoted word (it ends the command), so either is a misparse. We end the command explicitly
+ * with `;` right after its last word on that line (before any comment) and parse again.
  */
 import type { BashParser } from './parser.js';
 import type { SyntaxNode } from './syntax.js';
@@ -49,9 +52,22 @@ function newlineBetweenChildren(node: SyntaxNode): number | undefined {
     const before = node.children[i - 1]!;
     const after = node.children[i]!;
     if (before.type !== 'comment') lastWordEnd = before.end; // never cut inside a comment
+    const inWord = rawNewlineInWord(after);
+    if (inWord !== undefined) return inWord === after.start ? lastWordEnd : inWord;
     if (before.type === 'heredoc_redirect') continue; // its body legitimately spans lines
     const gap = node.source.slice(before.end, after.start).replace(/\\\n/g, '');
     if (gap.includes('\n')) return lastWordEnd;
+  }
+  return undefined;
+}
+
+/** Offset of an unescaped newline inside an unquoted word (possibly the start of a concatenation). */
+function rawNewlineInWord(node: SyntaxNode): number | undefined {
+  const word = node.type === 'concatenation' ? node.children[0] : node;
+  if (word?.type !== 'word') return undefined;
+  for (let i = 0; i < word.text.length; i++) {
+    if (word.text[i] === '\\') i++;
+    else if (word.text[i] === '\n') return word.start + i;
   }
   return undefined;
 }

@@ -5,6 +5,7 @@
  */
 import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './collector.js';
 import { checkAssignments, runInvocation, type Frame, type ScriptHost, type Stdin } from './command-runner.js';
+import { arithmeticHazard } from './arithmetic-hazards.js';
 import { parseWithRepairs } from './parse-repair.js';
 import type { BashParser } from './parser.js';
 import { describeRedirect, isReadWriteMisparse, recordFileRedirect, type RedirectDescription } from './redirects.js';
@@ -27,6 +28,8 @@ export class StatementWalker implements ScriptHost {
       const parsed = parseWithRepairs(this.parser, source);
       if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
       if (containsSyntaxError(parsed.root)) this.collector.unresolvable('syntax error (incomplete or unsupported shell code)');
+      const arithmetic = arithmeticHazard(parsed.root);
+      if (arithmetic) this.collector.unresolvable(arithmetic);
       this.walkSequence(parsed.root.children, scope, frame);
     });
   }
@@ -38,7 +41,7 @@ export class StatementWalker implements ScriptHost {
         const background = children[index + 1]?.type === '&';
         this.walkStatement(child, background ? forkScope(scope) : scope, frame, []);
       } else if (child.type === 'ERROR') {
-        this.walkSequence(child.children, scope, frame);
+        this.collector.nested(() => this.walkSequence(child.children, scope, frame));
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, scope, frame);
       }
@@ -226,27 +229,32 @@ export class StatementWalker implements ScriptHost {
     if (redirectNodes.length === 0) return;
     const redirects = redirectNodes.map((node) => ({ node, description: describeRedirect(node) }));
     this.openRedirects(redirects, scope, frame, frame.stdin);
-    if (redirects.some(({ description }) => 'extraArguments' in description && description.extraArguments.length > 0)) {
-      this.collector.unresolvable('words after a redirect of a compound command');
-    }
+    const extraArguments = redirects.flatMap(({ description }) => ('extraArguments' in description ? description.extraArguments : []));
+    if (extraArguments.length > 0) this.collector.unresolvable('words after a redirect of a compound command');
+    for (const word of extraArguments) this.scanSubstitutions(word, scope, frame);
   }
 
-  /** Records file targets, analyses substitutions in them; returns the resulting standard input. */
+  /**
+   * Records file targets and analyses substitutions in targets and here-doc bodies (words after a
+   * target are arguments, analysed with the command); returns the resulting standard input.
+   */
   private openRedirects(redirects: readonly { node: SyntaxNode; description: RedirectDescription }[], scope: Scope, frame: Frame, stdin: Stdin, scan = true): Stdin {
     let input = stdin;
     for (const { node, description } of redirects) {
-      if (scan) this.scanSubstitutions(node, scope, frame, true);
       switch (description.kind) {
         case 'file':
+          if (scan) this.scanSubstitutions(description.target, scope, frame);
           recordFileRedirect(description, scope, this.collector);
           if (description.access === 'read' && description.operator === '<') input = { kind: 'file' };
           break;
         case 'herestring': {
+          if (scan && description.word) this.scanSubstitutions(description.word, scope, frame);
           const word = description.word && resolveWord(description.word, this.collector.words);
           input = { kind: 'text', text: word && !word.dynamic ? word.text : undefined };
           break;
         }
         case 'heredoc':
+          if (scan) this.scanSubstitutions(node, scope, frame, true);
           input = { kind: 'text', text: description.literalBody };
           // Nested redirects were scanned with the here-doc node; only their targets remain.
           input = this.openRedirects(description.nested.map((nested) => ({ node: nested, description: describeRedirect(nested) })), scope, frame, input, false);
@@ -345,14 +353,17 @@ function assignmentsIn(node: SyntaxNode): SyntaxNode[] {
 /** Words of `declare …`, `[[ … ]]` etc. as argv: word-like nodes resolved, operators as written. */
 function flattenWords(node: SyntaxNode, collector: AnalysisCollector, depth: number): Word[] {
   const words: Word[] = [];
-  for (const child of node.children) {
+  for (const child of joinSplitWords(node.children)) {
     if (child.type === 'comment') continue;
     if (WORD_TYPES.has(child.type)) words.push(resolveWord(child, collector.words));
-    else if (child.children.length === 0 || depth > 32 || child.type === 'variable_assignment') words.push(textWord(child.text));
+    else if (child.children.length === 0 || depth > 32 || AS_WRITTEN_TYPES.has(child.type)) words.push(textWord(child.text));
     else words.push(...flattenWords(child, collector, depth + 1));
   }
   return words;
 }
+
+/** Kept whole, as written (`A=$(x)`, `a[1]`). */
+const AS_WRITTEN_TYPES = new Set(['variable_assignment', 'subscript']);
 
 const WORD_TYPES = new Set([
   'word', 'string', 'raw_string', 'ansi_c_string', 'translated_string', 'concatenation', 'simple_expansion',

@@ -188,7 +188,17 @@ function unescapeDoubleQuoted(text: string): string {
 
 /** Unquoted (or double-quoted) `!` followed by something bash's history expansion would use. */
 function hasHistoryExpansion(node: SyntaxNode): boolean {
-  if (node.type === 'raw_string' || node.type === 'ansi_c_string') return false;
-  if (node.type === 'word' || node.type === 'string_content') return /!(?![\s=("]|$)/.test(node.text);
-  return node.children.some(hasHistoryExpansion);
+  const pending = [node];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    if (current.type === 'word' || current.type === 'string_content') {
+      if (/!(?![\s=("]|$)/.test(current.text)) return true;
+    } else if (!NO_HISTORY_INSIDE.has(current.type)) {
+      pending.push(...current.children);
+    }
+  }
+  return false;
 }
+
+/** Single quotes disable history expansion; substitutions are checked as commands of their own. */
+const NO_HISTORY_INSIDE = new Set(['raw_string', 'ansi_c_string', 'command_substitution', 'process_substitution']);

@@ -72,6 +72,7 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     longFlags: ['portability', 'append', 'verbose', 'quiet'], longValued: ['output', 'format'], longNoCommand: ['help', 'version'],
   },
   ionice: { flags: 't', valued: 'cn', noCommand: 'pPu', longFlags: ['ignore'], longValued: ['class', 'classdata'], longNoCommand: ['pid', 'pgid', 'uid', 'help', 'version'] },
+  coproc: {},
   setsid: { flags: 'cfw', longFlags: ['ctty', 'fork', 'wait'], longNoCommand: ['help', 'version'] },
   xargs: {
     flags: '0rtpxo', valued: 'ILnPsdEa', optionalValued: 'ile', suppliesArguments: true,

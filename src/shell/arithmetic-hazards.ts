@@ -1,0 +1,79 @@
+/**
+ * Bash evaluates arithmetic and indexed-array subscripts recursively, and a command substitution
+ * inside a *value* that reaches such an evaluation runs: with x='a[$(rm -rf ~)]', each of
+ * `echo $((x))`, `echo ${a[x]}`, `[[ $x -eq 1 ]]`, `echo ${!x}` runs rm. The value may come from
+ * anywhere at run time (a file the agent wrote, a substitution), so arithmetic on anything but
+ * literal numbers is treated as unresolvable.
+ */
+import type { SyntaxNode } from './syntax.js';
+
+const REASON = 'arithmetic or array subscript on run-time values (bash may run commands hidden in them)';
+const ARITHMETIC_COMPARISONS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+/** Inside arithmetic, only numbers and operators are literal. */
+const LITERAL_ARITHMETIC = new Set(['number', 'binary_expression', 'unary_expression', 'ternary_expression', 'parenthesized_expression', 'postfix_expression']);
+const C_STYLE_PARTS = new Set(['initializer', 'condition', 'update']);
+
+/** A reason when `root` evaluates run-time values as arithmetic; undefined otherwise. */
+export function arithmeticHazard(root: SyntaxNode): string | undefined {
+  const pending: { node: SyntaxNode; inDoubleBracket: boolean }[] = [{ node: root, inDoubleBracket: false }];
+  while (pending.length > 0) {
+    const { node, inDoubleBracket } = pending.pop()!;
+    if (isHazard(node, inDoubleBracket)) return REASON;
+    const nowInDoubleBracket = inDoubleBracket || (node.type === 'test_command' && node.children[0]?.type === '[[');
+    for (const child of node.children) pending.push({ node: child, inDoubleBracket: nowInDoubleBracket });
+  }
+  return undefined;
+}
+
+function isHazard(node: SyntaxNode, inDoubleBracket: boolean): boolean {
+  switch (node.type) {
+    case 'arithmetic_expansion':
+      return !isLiteralArithmetic(node);
+    case 'compound_statement':
+      return node.children[0]?.type === '((' && !isLiteralArithmetic(node);
+    case 'c_style_for_statement':
+      return node.children.some((child) => child.field !== null && C_STYLE_PARTS.has(child.field) && !isLiteralArithmetic(child, true));
+    case 'subscript':
+      return !isLiteralIndex(node.children.find((child) => child.field === 'index'));
+    case 'expansion':
+      return isIndirection(node);
+    case 'binary_expression': {
+      const operator = node.children.find((child) => child.field === 'operator')?.text ?? '';
+      if (!inDoubleBracket || !ARITHMETIC_COMPARISONS.has(operator)) return false;
+      return node.children.some((child) => (child.field === 'left' || child.field === 'right') && child.type !== 'number');
+    }
+    case 'unary_expression': {
+      const operator = node.children.find((child) => child.field === 'operator')?.text;
+      return inDoubleBracket && operator === '-v' && node.text.includes('[');
+    }
+    default:
+      return false;
+  }
+}
+
+/** Only numbers and operators below `node` (tokens like `$((` and `))` are unnamed). */
+function isLiteralArithmetic(node: SyntaxNode, isPart = false): boolean {
+  if (isPart && !node.named) return true;
+  const pending = [...node.children];
+  while (pending.length > 0) {
+    const child = pending.pop()!;
+    if (!child.named) continue;
+    if (!LITERAL_ARITHMETIC.has(child.type)) return false;
+    pending.push(...child.children);
+  }
+  return true;
+}
+
+function isLiteralIndex(index: SyntaxNode | undefined): boolean {
+  return !index || index.type === 'number' || index.text === '@' || index.text === '*';
+}
+
+/** `${!name}` (indirection) but not `${!prefix@}`, `${!prefix*}` or `${!array[@]}` (name lists). */
+function isIndirection(node: SyntaxNode): boolean {
+  const [open, operator, ...rest] = node.children;
+  if (open?.type !== '${' || operator?.type !== '!') return false;
+  const last = rest[rest.length - 2]; // the child before `}`
+  if (last && (last.type === '@' || last.type === '*')) return false;
+  const index = rest[0]?.type === 'subscript' ? rest[0].children.find((child) => child.field === 'index') : undefined;
+  return !(index && (index.text === '@' || index.text === '*'));
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createShellAnalyzer } from '../../src/shell/index.js';
+
+describe('analysis cache', () => {
+  it('returns the same frozen result for the same line, cwd and home', async () => {
+    const analyzer = await createShellAnalyzer({ cacheSize: 10 });
+    const first = analyzer.analyze('cd sub && echo hi > f', { cwd: '/w', home: '/h' });
+    const second = analyzer.analyze('cd sub && echo hi > f', { cwd: '/w', home: '/h' });
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.commands)).toBe(true);
+    expect(Object.isFrozen(first.commands[0])).toBe(true);
+    expect(Object.isFrozen(first.commands[0]!.argv)).toBe(true);
+    expect(Object.isFrozen(first.redirections[0])).toBe(true);
+  });
+
+  it('callers cannot corrupt a cached result', async () => {
+    const analyzer = await createShellAnalyzer();
+    const result = analyzer.analyze('npm test', { cwd: '/w', home: '/h' });
+    expect(() => (result.commands as unknown as unknown[]).push({})).toThrow();
+    expect(() => ((result.commands[0]!.argv as string[])[0] = 'rm')).toThrow();
+    expect(() => ((result.unresolvable as string[]).length = 0)).toThrow();
+    expect(analyzer.analyze('npm test', { cwd: '/w', home: '/h' }).commands[0]!.argv).toEqual(['npm', 'test']);
+  });
+
+  it('keys on cwd and home too', async () => {
+    const analyzer = await createShellAnalyzer();
+    expect(analyzer.analyze('echo > f', { cwd: '/a', home: '/h' }).redirections[0]!.path).toBe('/a/f');
+    expect(analyzer.analyze('echo > f', { cwd: '/b', home: '/h' }).redirections[0]!.path).toBe('/b/f');
+    expect(analyzer.analyze('ls ~', { cwd: '/a', home: '/h1' }).commands[0]!.argv).toEqual(['ls', '/h1']);
+    expect(analyzer.analyze('ls ~', { cwd: '/a', home: '/h2' }).commands[0]!.argv).toEqual(['ls', '/h2']);
+  });
+
+  it('stays correct when entries are evicted', async () => {
+    const analyzer = await createShellAnalyzer({ cacheSize: 2 });
+    for (let i = 0; i < 10; i++) {
+      expect(analyzer.analyze(`echo ${i}`, { cwd: '/w', home: '/h' }).commands[0]!.argv).toEqual(['echo', String(i)]);
+    }
+    expect(analyzer.analyze('echo 0', { cwd: '/w', home: '/h' }).commands[0]!.argv).toEqual(['echo', '0']);
+  });
+
+  it('works without a cache', async () => {
+    const analyzer = await createShellAnalyzer({ cacheSize: 0 });
+    const result = analyzer.analyze('npm test', { cwd: '/w', home: '/h' });
+    expect(Object.isFrozen(result)).toBe(true);
+    expect(analyzer.analyze('npm test', { cwd: '/w', home: '/h' })).toEqual(result);
+  });
+});
