@@ -13,37 +13,15 @@ import type { ShellAnalyzer } from '../shell/types.js';
 import { FileGrantStore } from '../grants/file-store.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { ParsedArgs } from './args.js';
+import { policySources } from './policy-sources.js';
 
-/** Where an administrator installs the managed layer on each platform. */
-export function systemManagedPolicy(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
-  switch (platform) {
-    case 'darwin': return '/Library/Application Support/acp-broker/policy.yaml';
-    case 'win32': return join(env.ProgramData ?? 'C:\\ProgramData', 'acp-broker', 'policy.yaml');
-    default: return '/etc/acp-broker/policy.yaml';
-  }
-}
+export { policySources, systemManagedPolicy } from './policy-sources.js';
 
 export interface Engine {
   readonly policies: PolicyManager;
   readonly sources: readonly PolicySource[];
   readonly shell: ShellAnalyzer;
   readonly dirs: BrokerDirs;
-}
-
-/** Which policy files are in force, by layer. */
-export function policySources(args: ParsedArgs, dirs: BrokerDirs, cwd = process.cwd()): PolicySource[] {
-  const sources: PolicySource[] = [];
-  for (const file of args.options.get('--managed-policy') ?? []) sources.push({ file: resolve(cwd, file), layer: 'managed' });
-  const system = systemManagedPolicy();
-  if (existsSync(system)) sources.push({ file: system, layer: 'managed' });
-  const user = args.options.get('--policy');
-  if (user && user.length > 0) {
-    for (const file of user) sources.push({ file: resolve(cwd, file), layer: 'user' });
-  } else {
-    const userFile = join(dirs.config, 'policy.yaml');
-    sources.push({ file: existsSync(userFile) ? userFile : packagePath('policies', 'default.yaml'), layer: 'user' });
-  }
-  return sources;
 }
 
 /**
