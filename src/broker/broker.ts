@@ -78,14 +78,24 @@ export class Broker {
   readonly state = new SessionState();
   private readonly held = new Map<string, Held>();
   private readonly forwarded = new Map<string, Forwarded>();
-  private readonly lookup: GrantLookup | undefined;
+  private grantLookupFor: GrantStore | undefined;
+  private cachedLookup: GrantLookup | undefined;
   private escalations = 0;
+
+  /** Remembered decisions as the evaluator sees them (the store may arrive with the engine). */
+  private get lookup(): GrantLookup | undefined {
+    const store = this.deps.grants;
+    if (store !== this.grantLookupFor) {
+      this.grantLookupFor = store;
+      this.cachedLookup = store ? grantLookup(store, this.deps.clock) : undefined;
+    }
+    return this.cachedLookup;
+  }
 
   /** Work waiting for `decisionsReady`, in arrival order; undefined once decisions can be made. */
   private waiting: (() => void)[] | undefined;
 
   constructor(private readonly deps: BrokerDeps) {
-    this.lookup = deps.grants ? grantLookup(deps.grants, deps.clock) : undefined;
     if (deps.decisionsReady) {
       this.waiting = [];
       const flush = () => {

@@ -1,16 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
-import { checkExamples } from '../policy/examples.js';
-import { loadPolicyText } from '../policy/load.js';
 import type { PolicySource } from '../policy/sources.js';
 import { CheckedPolicies } from '../runtime/checked-policies.js';
-import { PolicyManager } from '../runtime/policy-manager.js';
-import { TrustFile } from '../runtime/trust-file.js';
-import { brokerDirs, packagePath, type BrokerDirs } from '../platform/dirs.js';
+import type { PolicyManager } from '../runtime/policy-manager.js';
+import { brokerDirs, type BrokerDirs } from '../platform/dirs.js';
 import type { ShellAnalyzer } from '../shell/types.js';
-import { FileGrantStore } from '../grants/file-store.js';
+import type { FileGrantStore } from '../grants/file-store.js';
+import type { Grant } from '../grants/grant.js';
+import type { ClearFilter, GrantInput, GrantStore } from '../grants/store.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
@@ -34,6 +32,7 @@ export async function loadEngine(args: ParsedArgs, stderr: (s: string) => void, 
   // The parser's first call pays one-time setup; pay it now, not on the agent's first request.
   shell.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
   const sources = policySources(args, dirs);
+  const [{ PolicyManager }, { TrustFile }] = await Promise.all([import('../runtime/policy-manager.js'), import('../runtime/trust-file.js')]);
   const policies = new PolicyManager({ sources, shell, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch ?? false });
   const loaded = policies.load();
   for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
@@ -61,45 +60,52 @@ export async function startEngine(args: ParsedArgs, stderr: (s: string) => void,
   const sources = policySources(args, dirs);
   const texts: string[] = [];
   const problems: Diagnostic[] = [];
-  const parsed = [];
   for (const source of sources) {
-    let text: string;
     try {
-      text = readFileSync(source.file, 'utf8');
+      texts.push(readFileSync(source.file, 'utf8'));
     } catch (error) {
       problems.push({ severity: 'error', code: 'read_failed', location: { file: source.file, line: 1, column: 1 }, message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, hint: 'check the path given to --policy' });
-      continue;
     }
-    texts.push(text);
-    const loaded = loadPolicyText(text, source.file, source.layer);
-    problems.push(...loaded.diagnostics);
-    if (loaded.policy) parsed.push(loaded.policy);
   }
-  // Loaded lazily: the wasm parser is the slowest part of starting, and need not delay the agent.
+  // Loaded lazily and in parallel: the wasm parser is the slowest part of starting.
   const shellLoading = import('../shell/index.js').then((m) => m.createShellAnalyzer());
   shellLoading.catch(() => {});
   const checked = new CheckedPolicies(dirs.state);
-  if (!problems.some((d) => d.severity === 'error') && !checked.allChecked(texts)) {
-    const shell = await shellLoading;
-    for (const policy of parsed) problems.push(...checkExamples(policy, shell));
+  // Content that fully validated before is known good: the agent can start before YAML even loads.
+  if (problems.length > 0 || !checked.allChecked(texts)) {
+    const [{ loadPolicyText }, { checkExamples }] = await Promise.all([import('../policy/load.js'), import('../policy/examples.js')]);
+    const parsed = sources.flatMap((source, i) => {
+      const text = texts[i];
+      if (text === undefined || problems.some((p) => p.location.file === source.file)) return [];
+      const loaded = loadPolicyText(text, source.file, source.layer);
+      problems.push(...loaded.diagnostics);
+      return loaded.policy ? [loaded.policy] : [];
+    });
+    if (!problems.some((d) => d.severity === 'error')) {
+      const shell = await shellLoading;
+      for (const policy of parsed) problems.push(...checkExamples(policy, shell));
+    }
+    for (const d of problems) stderr(`${formatDiagnostic(d)}\n`);
+    if (problems.some((d) => d.severity === 'error')) {
+      stderr('acp-broker: the policy is invalid; nothing was started. Fix the errors above (`acp-broker validate FILE` checks a file).\n');
+      return undefined;
+    }
+    checked.remember(texts);
   }
-  for (const d of problems) stderr(`${formatDiagnostic(d)}\n`);
-  if (problems.some((d) => d.severity === 'error')) {
-    stderr('acp-broker: the policy is invalid; nothing was started. Fix the errors above (`acp-broker validate FILE` checks a file).\n');
-    return undefined;
-  }
-  checked.remember(texts);
-  const ready = shellLoading.then((shell) => {
+  const ready = (async (): Promise<Engine> => {
+    const [shell, { PolicyManager }, { TrustFile }] = await Promise.all([
+      shellLoading, import('../runtime/policy-manager.js'), import('../runtime/trust-file.js')]);
     shell.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
     const policies = new PolicyManager({ sources, shell, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch ?? false });
     const loaded = policies.load();
     if (!loaded.ok) {
-      // The files changed between the first check and now: report, and let decisions fail closed.
+      // The files changed since they were checked: report, and let decisions fail closed.
       for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
       throw new Error('the policy changed while starting and is now invalid');
     }
     return { policies, sources, shell, dirs };
-  });
+  })();
+  ready.catch(() => {});
   return { dirs, ready };
 }
 
@@ -111,7 +117,8 @@ export function decisionIdGenerator(): () => string {
 }
 
 /** The user's grants; a broken store is reported (stderr and audit) and the broker goes on without it. */
-export function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: string) => void): FileGrantStore {
+export async function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: string) => void): Promise<FileGrantStore> {
+  const { FileGrantStore } = await import('../grants/file-store.js');
   return new FileGrantStore({
     dir: dirs.config,
     onProblem: (problem) => {
@@ -120,4 +127,37 @@ export function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: s
       audit.write({ v: 1, event: 'problem', time: new Date().toISOString(), reason: problem.code, message: `${problem.message}${backup}` });
     },
   });
+}
+
+/**
+ * The grants store, attached once its module has loaded (conf is slow to import). Decisions wait
+ * for the engine anyway; until attached it remembers nothing and refuses to record.
+ */
+export class LateGrantStore implements GrantStore {
+  private store: GrantStore | undefined;
+
+  attach(store: GrantStore): void {
+    this.store = store;
+  }
+
+  list(): Grant[] {
+    return this.store?.list() ?? [];
+  }
+
+  add(input: GrantInput): Grant {
+    if (!this.store) throw new Error('the grants store is not open yet');
+    return this.store.add(input);
+  }
+
+  revoke(id: string): boolean {
+    return this.store?.revoke(id) ?? false;
+  }
+
+  clear(filter?: ClearFilter): number {
+    return this.store?.clear(filter) ?? 0;
+  }
+
+  reload(): void {
+    this.store?.reload();
+  }
 }

@@ -7,7 +7,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, openGrantStore, startEngine, type Engine } from './engine.js';
+import { decisionIdGenerator, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 import { runHeadlessClient } from './exec-client.js';
 
 /**
@@ -26,7 +26,8 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const starting = await startEngine(args, stderr, { watch: true });
   if (!starting) return 2;
   let engine: Engine | undefined;
-  const decisionsReady = starting.ready.then((e) => { engine = e; });
+  // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
+  // with the agent's own start-up.
   const dirs = starting.dirs;
   const quiet = args.flags.has('--quiet');
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
@@ -38,6 +39,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
     },
     close: () => fileSink.close(),
   };
+  const grants = new LateGrantStore();
+  const decisionsReady = Promise.all([starting.ready, openGrantStore(dirs, audit, stderr)])
+    .then(([ready, store]) => { engine = ready; grants.attach(store); });
   const [command, ...agentArgs] = args.agent as [string, ...string[]];
   const clientToBroker = new PassThrough();
   const brokerToClient = new PassThrough();
@@ -47,7 +51,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       // Used only once decisionsReady has resolved (the broker holds decisions until then).
       policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
       decisionsReady, home: dirs.home, fallbackWorkspace: cwd,
-      canonicalize: realpathCanonicalizer(), grants: openGrantStore(dirs, audit, stderr), nonInteractive: true, audit,
+      canonicalize: realpathCanonicalizer(), grants, nonInteractive: true, audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });

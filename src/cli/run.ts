@@ -5,7 +5,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, openGrantStore, startEngine, type Engine } from './engine.js';
+import { decisionIdGenerator, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 
 /** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
 export async function runCommand(args: ParsedArgs): Promise<number> {
@@ -20,10 +20,14 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const starting = await startEngine(args, stderr, { watch: true });
   if (!starting) return 2;
   let engine: Engine | undefined;
-  const decisionsReady = starting.ready.then((e) => { engine = e; });
+  // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
+  // with the agent's own start-up.
   const dirs = starting.dirs;
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
+  const grants = new LateGrantStore();
+  const decisionsReady = Promise.all([starting.ready, openGrantStore(dirs, audit, stderr)])
+    .then(([ready, store]) => { engine = ready; grants.attach(store); });
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
   const session = runAgent({
     command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
@@ -31,7 +35,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       // Used only once decisionsReady has resolved (the broker holds decisions until then).
       policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
       decisionsReady, home: dirs.home, fallbackWorkspace: process.cwd(),
-      canonicalize: realpathCanonicalizer(), grants: openGrantStore(dirs, audit, stderr), nonInteractive: args.flags.has('--non-interactive'), audit,
+      canonicalize: realpathCanonicalizer(), grants, nonInteractive: args.flags.has('--non-interactive'), audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });
