@@ -7,6 +7,7 @@ import { maskText, maskValue } from './mask.js';
 export type AnswerSource =
   | DecisionSource
   | { readonly type: 'fallback'; readonly fallback: 'deny' | 'cancel' }
+  | { readonly type: 'timeout'; readonly fallback: 'deny' | 'cancel' }
   | { readonly type: 'client' }
   | { readonly type: 'cancelled'; readonly by: 'session/cancel' | '$/cancel_request' | 'shutdown' }
   | { readonly type: 'error'; readonly message: string };

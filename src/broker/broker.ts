@@ -41,6 +41,8 @@ export interface BrokerDeps {
    * Until then permission requests and enforced calls are held — each holds only itself.
    */
   readonly decisionsReady?: Promise<unknown>;
+  /** How long an escalated request may wait for a human before it gets the non-interactive fallback. */
+  readonly escalationTimeoutMs?: number;
 }
 
 /** A permission request the broker answers itself but has not answered yet. */
@@ -262,25 +264,59 @@ export class Broker {
       }
       // Allowed, but the agent offers no one-shot allow: only a human may pick a persistent option.
     }
-    if (!this.deps.nonInteractive && this.deps.grants) {
-      this.escalateWithGrants({ id, sessionId, toolCallId, agentOptions: options, facts, evaluation, started, settled: false, offers: new Map() }, line);
+    if (!this.deps.nonInteractive) {
+      this.escalate({ id, sessionId, toolCallId, agentOptions: options, facts, evaluation, started, settled: false, offers: new Map() }, line);
       audit('ask', 'escalated', { type: 'client' });
       return;
     }
     this.askOrFallback(id, sessionId, options, line, audit, started);
   }
 
-  /** Forward to the client with the broker's own "always" options, and remember what they mean. */
-  private escalateWithGrants(entry: Forwarded, line: Buffer): void {
-    const policy = this.deps.policyFor(entry.facts.workspace);
-    const escalation = escalationOptions({
-      agentOptions: entry.agentOptions, facts: entry.facts, evaluation: entry.evaluation, scope: this.scopeFor(entry),
-      keepAgentAlwaysOptions: policy.files.some((f) => f.keepAgentAlwaysOptions), sequence: ++this.escalations,
-    });
+  /**
+   * Forward to the client and remember the request until it is answered. With a grants store the
+   * broker's own "always" options are added (and the agent's replaced); without one the request goes
+   * out byte-for-byte. With a timeout, an unanswered request gets the fallback and its dialog is withdrawn.
+   */
+  private escalate(entry: Forwarded, line: Buffer): void {
+    let offers: ReadonlyMap<string, GrantOffer> = new Map();
+    let out = line;
+    if (this.deps.grants) {
+      const policy = this.deps.policyFor(entry.facts.workspace);
+      const escalation = escalationOptions({
+        agentOptions: entry.agentOptions, facts: entry.facts, evaluation: entry.evaluation, scope: this.scopeFor(entry),
+        keepAgentAlwaysOptions: policy.files.some((f) => f.keepAgentAlwaysOptions), sequence: ++this.escalations,
+      });
+      offers = escalation.offers;
+      const message = parseLine(line) as { params: Record<string, unknown> };
+      out = encode({ ...message, params: { ...message.params, options: escalation.options } });
+    }
     if (this.forwarded.size >= MAX_FORWARDED) this.forwarded.delete(this.forwarded.keys().next().value!);
-    this.forwarded.set(idKey(entry.id), { ...entry, offers: escalation.offers });
-    const message = parseLine(line) as { params: Record<string, unknown> };
-    this.deps.toClient(encode({ ...message, params: { ...message.params, options: escalation.options } }));
+    const forwarded: Forwarded = { ...entry, offers };
+    this.forwarded.set(idKey(entry.id), forwarded);
+    const timeoutMs = this.deps.escalationTimeoutMs;
+    if (timeoutMs !== undefined) setTimeout(() => this.escalationTimedOut(forwarded), timeoutMs).unref();
+    this.deps.toClient(out);
+  }
+
+  /** Nobody answered in time: the fallback, as if no human were there, and the dialog is withdrawn. */
+  private escalationTimedOut(entry: Forwarded): void {
+    if (entry.settled || this.forwarded.get(idKey(entry.id)) !== entry) return;
+    entry.settled = true;
+    const fallback = this.fallback(entry.sessionId);
+    const answer = answerFor(fallback, entry.agentOptions);
+    const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
+    this.answerAgent(entry.id, outcome);
+    this.deps.toClient(encode({ jsonrpc: '2.0', method: ACP.cancelRequest, params: { requestId: entry.id } }));
+    this.deps.audit.write({
+      ...decisionEvent({
+        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId: entry.sessionId,
+        toolCallId: entry.toolCallId, facts: entry.facts, evaluation: entry.evaluation,
+        decision: outcome.outcome === 'cancelled' ? 'cancelled' : 'deny', outcome: outcome.outcome === 'cancelled' ? 'cancelled' : 'denied',
+        source: { type: 'timeout', fallback }, optionId: outcome.outcome === 'selected' ? outcome.optionId : undefined,
+        latencyMs: performance.now() - entry.started,
+      }),
+      reason: `nobody answered within ${Math.round((this.deps.escalationTimeoutMs ?? 0) / 1000)} s; fallback ${fallback}`,
+    });
   }
 
   /**

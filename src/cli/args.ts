@@ -68,6 +68,7 @@ Options for run and exec:
   --managed-policy FILE   managed policy layer (repeatable); users cannot loosen it
   --non-interactive       nobody can answer: 'ask' becomes the policy's non_interactive fallback (exec implies it)
   --audit FILE            append decision events as JSONL (default: <state dir>/audit.jsonl)
+  --timeout SECONDS       run: an escalated request unanswered this long gets the non_interactive fallback
 
 Environment:
   ACP_BROKER_HOME         one directory for config, grants and audit

@@ -29,12 +29,14 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const decisionsReady = Promise.all([starting.ready, openGrantStore(dirs, audit, stderr)])
     .then(([ready, store]) => { engine = ready; grants.attach(store); });
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
+  const timeout = single(args, '--timeout');
+  if (timeout !== undefined && !(Number(timeout) > 0)) throw new BrokerError('usage', '--timeout takes a number of seconds greater than 0');
   const session = runAgent({
     command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
       // Used only once decisionsReady has resolved (the broker holds decisions until then).
       policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
-      decisionsReady, home: dirs.home, fallbackWorkspace: process.cwd(),
+      decisionsReady, home: dirs.home, ...(timeout !== undefined ? { escalationTimeoutMs: Number(timeout) * 1000 } : {}), fallbackWorkspace: process.cwd(),
       canonicalize: realpathCanonicalizer(), grants, nonInteractive: args.flags.has('--non-interactive'), audit,
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },

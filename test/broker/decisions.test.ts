@@ -284,6 +284,24 @@ describe('requests held while the policy engine is still loading', () => {
   });
 });
 
+describe('escalation timeout', () => {
+  it('gives an unanswered escalation the fallback, withdraws the dialog, and drops the late answer', async () => {
+    const h = await harness(await policyFrom(POLICY), { escalationTimeoutMs: 30 });
+    h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
+    h.agent({ jsonrpc: '2.0', id: 'slow', method: 'session/request_permission', params: { sessionId: SID, toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'make deploy' } }, options: CLAUDE_OPTIONS } });
+    expect(h.toClient.at(-1)).toContain('"id":"slow"');
+    expect(h.answers().has('slow')).toBe(false);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(h.answers().get('slow')).toEqual(selected('reject'));
+    expect(h.toClient.at(-1)).toBe('{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"slow"}}\n');
+    expect(h.audit.at(-1)).toMatchObject({ decision: 'deny', source: { type: 'timeout', fallback: 'deny' } });
+    const before = h.toAgent.length;
+    h.client({ jsonrpc: '2.0', id: 'slow', result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
+    expect(h.toAgent.length).toBe(before);
+  });
+});
+
 describe('enforcement modes', () => {
   const MODES = `
 version: 1

@@ -39,7 +39,7 @@ export interface Harness {
   answers(): Map<string | number, unknown>;
 }
 
-export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer } = {}): Promise<Harness> {
+export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer; escalationTimeoutMs?: number } = {}): Promise<Harness> {
   const toAgent: string[] = [];
   const toClient: string[] = [];
   const audit: AuditEventV1[] = [];
@@ -51,6 +51,7 @@ export async function harness(policy: PolicySet, options: { nonInteractive?: boo
     clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     ...(options.grants ? { grants: options.grants } : {}),
     ...(options.decisionsReady ? { decisionsReady: options.decisionsReady } : {}),
+    ...(options.escalationTimeoutMs !== undefined ? { escalationTimeoutMs: options.escalationTimeoutMs } : {}),
     toAgent: (b) => toAgent.push(b.toString('utf8')), toClient: (b) => toClient.push(b.toString('utf8')),
   });
   const line = (m: object | string) => Buffer.from(typeof m === 'string' ? m : `${JSON.stringify(m)}\n`);
