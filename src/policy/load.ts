@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair } from 'yaml';
 import { DECISIONS, isDecision } from '../core/decision.js';
-import { ACCESSES, TOOL_KINDS, type Access, type ToolKind } from '../core/facts.js';
+import { ACCESSES, TOOL_KINDS } from '../core/facts.js';
 import type { SourceLocation } from '../core/errors.js';
 import { parseCommandPattern, type CommandPattern } from '../shell/command-pattern.js';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
@@ -199,36 +199,25 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
       }
       return out;
     };
-    const kindEntry = keys.get('kind');
-    if (kindEntry) {
-      const values = stringList(kindEntry.node, `${ruleLabel} \`kind\``, ruleId);
-      const kinds: ToolKind[] = [];
-      for (const { value, node: valueNode } of values ?? []) {
-        if ((TOOL_KINDS as readonly string[]).includes(value)) kinds.push(value as ToolKind);
-        else {
-          const guess = didYouMean(value, TOOL_KINDS);
-          report('bad_value', valueNode, `${ruleLabel} \`kind\`: \`${value}\` is not an ACP tool kind`, guess ? `did you mean \`${guess}\`?` : `kinds: ${TOOL_KINDS.join(', ')}`, 'error', ruleId);
-          ok = false;
-        }
+    /** A closed vocabulary (kinds, accesses): each value checked, with "did you mean". */
+    const enumList = <T extends string>(key: 'kind' | 'access', allowed: readonly T[], what: string): T[] | undefined => {
+      const entry = keys.get(key);
+      if (!entry) return undefined;
+      const values = stringList(entry.node, `${ruleLabel} \`${key}\``, ruleId);
+      if (!values) { ok = false; return []; }
+      const out: T[] = [];
+      for (const { value, node: valueNode } of values) {
+        if ((allowed as readonly string[]).includes(value)) { out.push(value as T); continue; }
+        const guess = didYouMean(value, allowed);
+        report('bad_value', valueNode, `${ruleLabel} \`${key}\`: \`${value}\` is not ${what}`, guess ? `did you mean \`${guess}\`?` : `one of: ${allowed.join(', ')}`, 'error', ruleId);
+        ok = false;
       }
-      if (!values) ok = false;
-      conditions.kind = kinds;
-    }
-    const accessEntry = keys.get('access');
-    if (accessEntry) {
-      const values = stringList(accessEntry.node, `${ruleLabel} \`access\``, ruleId);
-      const accesses: Access[] = [];
-      for (const { value, node: valueNode } of values ?? []) {
-        if ((ACCESSES as readonly string[]).includes(value)) accesses.push(value as Access);
-        else {
-          const guess = didYouMean(value, ACCESSES);
-          report('bad_value', valueNode, `${ruleLabel} \`access\`: \`${value}\` is not read, write or delete`, guess ? `did you mean \`${guess}\`?` : undefined, 'error', ruleId);
-          ok = false;
-        }
-      }
-      if (!values) ok = false;
-      conditions.access = accesses;
-    }
+      return out;
+    };
+    const kinds = enumList('kind', TOOL_KINDS, 'an ACP tool kind');
+    if (kinds) conditions.kind = kinds;
+    const accesses = enumList('access', ACCESSES, 'read, write or delete');
+    if (accesses) conditions.access = accesses;
     for (const key of ['tool', 'title', 'agent', 'url'] as const) {
       const compiled = texts(key);
       if (compiled) conditions[key] = compiled;
