@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditEventV1 } from './event.js';
 
@@ -22,7 +22,7 @@ export function fileAuditSink(path: string, warn: (message: string) => void): Au
     warn(`acp-broker: WARNING: cannot write the audit log ${path}: ${(error as Error).message}. Decisions continue without audit.`);
   };
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirParents(dirname(path));
     stream = createWriteStream(path, { flags: 'a' });
     stream.on('error', fail);
   } catch (error) {
@@ -40,4 +40,19 @@ export function fileAuditSink(path: string, warn: (message: string) => void): Au
       });
     },
   };
+}
+
+/**
+ * Create missing directories one level at a time. Node's recursive mkdir retries forever when a
+ * parent answers ENOENT although it exists (procfs, dangling links); this surfaces the error instead.
+ */
+export function mkdirParents(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) mkdirParents(parent);
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }

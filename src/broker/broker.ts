@@ -286,9 +286,15 @@ export class Broker {
         agentOptions: entry.agentOptions, facts: entry.facts, evaluation: entry.evaluation, scope: this.scopeFor(entry),
         keepAgentAlwaysOptions: policy.files.some((f) => f.keepAgentAlwaysOptions), sequence: ++this.escalations,
       });
-      offers = escalation.offers;
       const message = parseLine(line) as { params: Record<string, unknown> };
-      out = encode({ ...message, params: { ...message.params, options: escalation.options } });
+      try {
+        out = encode({ ...message, params: { ...message.params, options: escalation.options } });
+        offers = escalation.offers;
+      } catch {
+        // Too deeply nested to re-encode (JSON.stringify recurses): forward it as sent, with only the
+        // agent's own options, as a broker without grants would.
+        this.deps.log('acp-broker: cannot re-encode an escalated request; forwarding it as sent');
+      }
     }
     if (this.forwarded.size >= MAX_FORWARDED) this.forwarded.delete(this.forwarded.keys().next().value!);
     const forwarded: Forwarded = { ...entry, offers };

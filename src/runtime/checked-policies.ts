@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirParents } from '../audit/sink.js';
 import { join } from 'node:path';
 import { contentHash } from '../policy/trust.js';
 
@@ -24,7 +25,7 @@ export class CheckedPolicies {
   remember(texts: readonly string[]): void {
     try {
       const hashes = [...new Set([...texts.map(contentHash), ...this.read()])].slice(0, MAX_ENTRIES);
-      mkdirSync(join(this.path, '..'), { recursive: true });
+      mkdirParents(join(this.path, '..'));
       const tmp = `${this.path}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify({ version: 1, hashes }));
       renameSync(tmp, this.path);

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirParents } from '../audit/sink.js';
 import { join } from 'node:path';
 import { contentHash, type TrustRecords } from '../policy/trust.js';
 
@@ -25,7 +26,7 @@ export class TrustFile {
   trust(file: string, text: string): void {
     const records = this.read();
     const next = { version: 1, trusted: { ...records.trusted, [file]: contentHash(text) } };
-    mkdirSync(join(this.path, '..'), { recursive: true });
+    mkdirParents(join(this.path, '..'));
     const tmp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, this.path);
