@@ -52,21 +52,33 @@ interface Held {
   settled: boolean;
 }
 
-/** A permission request escalated to the client, waiting for its answer. */
-interface Forwarded {
-  readonly id: RpcId;
-  readonly sessionId: string;
+/** A call the broker judged, as the audit log records it. */
+interface JudgedCall {
+  readonly sessionId: string | undefined;
   readonly toolCallId: string | undefined;
-  readonly agentOptions: readonly PermissionOption[];
-  readonly offers: ReadonlyMap<string, GrantOffer>;
   readonly facts: CallFacts;
   readonly evaluation: Evaluation;
   readonly started: number;
+}
+
+/** A permission request escalated to the client, waiting for its answer. */
+interface Forwarded extends JudgedCall {
+  readonly id: RpcId;
+  readonly sessionId: string;
+  readonly agentOptions: readonly PermissionOption[];
+  readonly offers: ReadonlyMap<string, GrantOffer>;
   /** Answered by the broker (a new grant covered it); the client's late answer is dropped. */
   settled: boolean;
 }
 
 const MAX_FORWARDED = 10_000;
+
+
+/** What the agent got, in audit terms, for an answer of this polarity. */
+function verdict(polarity: 'allow' | 'deny', outcome: PermissionOutcome): { decision: 'allow' | 'deny' | 'cancelled'; outcome: Outcome; optionId?: string } {
+  if (outcome.outcome === 'cancelled') return { decision: 'cancelled', outcome: 'cancelled' };
+  return { decision: polarity, outcome: polarity === 'allow' ? 'allowed' : 'denied', optionId: outcome.optionId };
+}
 
 const ENFORCED_KIND: Readonly<Record<string, 'read' | 'edit' | 'execute'>> = {
   [ACP.fsRead]: 'read', [ACP.fsWrite]: 'edit', [ACP.terminalCreate]: 'execute',
@@ -232,7 +244,7 @@ export class Broker {
     if (typeof p?.sessionId !== 'string' || !p.toolCall || typeof p.toolCall !== 'object' || options.length === 0) {
       // Malformed: the broker cannot decide it, so the human (or the agent's own error handling) does.
       this.deps.log('acp-broker: malformed session/request_permission; forwarding it to the client undecided');
-      return this.askOrFallback(id, undefined, options, line, undefined, started);
+      return this.askOrFallback(id, undefined, options, line, undefined);
     }
     const sessionId = p.sessionId;
     const toolCall = p.toolCall as Record<string, unknown>;
@@ -244,32 +256,25 @@ export class Broker {
       // Fail closed: an error never becomes an allow.
       this.deps.log(`acp-broker: error while deciding a permission request: ${(error as Error).stack ?? error}`);
     }
-    if (!decided) return this.askOrFallback(id, sessionId, options, line, undefined, started);
+    if (!decided) return this.askOrFallback(id, sessionId, options, line, undefined);
     const { facts, evaluation } = decided;
     const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : undefined;
-    const audit = (decision: AuditEventV1['decision'], outcome: Outcome, source: AnswerSource, optionId?: string) =>
-      this.deps.audit.write(decisionEvent({
-        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId,
-        toolCallId, facts, evaluation, decision, outcome, source, optionId, latencyMs: performance.now() - started,
-      }));
+    const call = { sessionId, toolCallId, facts, evaluation, started };
     if (evaluation.decision === 'allow' || evaluation.decision === 'deny') {
       const answer = answerFor(evaluation.decision, options);
       if (answer.type === 'outcome') {
         this.answerAgent(id, answer.outcome);
-        const optionId = answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined;
-        audit(answer.outcome.outcome === 'cancelled' ? 'cancelled' : evaluation.decision,
-          evaluation.decision === 'allow' ? 'allowed' : answer.outcome.outcome === 'cancelled' ? 'cancelled' : 'denied',
-          evaluation.source, optionId);
+        this.record(call, { ...verdict(evaluation.decision, answer.outcome), source: evaluation.source });
         return;
       }
       // Allowed, but the agent offers no one-shot allow: only a human may pick a persistent option.
     }
     if (!this.deps.nonInteractive) {
-      this.escalate({ id, sessionId, toolCallId, agentOptions: options, facts, evaluation, started, settled: false, offers: new Map() }, line);
-      audit('ask', 'escalated', { type: 'client' });
+      this.escalate({ ...call, id, agentOptions: options, settled: false, offers: new Map() }, line);
+      this.record(call, { decision: 'ask', outcome: 'escalated', source: { type: 'client' } });
       return;
     }
-    this.askOrFallback(id, sessionId, options, line, audit, started);
+    this.askOrFallback(id, sessionId, options, line, call);
   }
 
   /**
@@ -313,15 +318,9 @@ export class Broker {
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
     this.answerAgent(entry.id, outcome);
     this.deps.toClient(encode({ jsonrpc: '2.0', method: ACP.cancelRequest, params: { requestId: entry.id } }));
-    this.deps.audit.write({
-      ...decisionEvent({
-        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId: entry.sessionId,
-        toolCallId: entry.toolCallId, facts: entry.facts, evaluation: entry.evaluation,
-        decision: outcome.outcome === 'cancelled' ? 'cancelled' : 'deny', outcome: outcome.outcome === 'cancelled' ? 'cancelled' : 'denied',
-        source: { type: 'timeout', fallback }, optionId: outcome.outcome === 'selected' ? outcome.optionId : undefined,
-        latencyMs: performance.now() - entry.started,
-      }),
-      reason: `nobody answered within ${Math.round((this.deps.escalationTimeoutMs ?? 0) / 1000)} s; fallback ${fallback}`,
+    this.record(entry, {
+      ...verdict('deny', outcome), source: { type: 'timeout', fallback },
+      extra: { reason: `nobody answered within ${Math.round((this.deps.escalationTimeoutMs ?? 0) / 1000)} s; fallback ${fallback}` },
     });
   }
 
@@ -389,36 +388,38 @@ export class Broker {
       this.answerAgent(entry.id, answer.outcome);
       // Withdraw the dialog the client is still showing; its late answer will be dropped.
       this.deps.toClient(encode({ jsonrpc: '2.0', method: ACP.cancelRequest, params: { requestId: entry.id } }));
-      this.deps.audit.write(decisionEvent({
-        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId: entry.sessionId,
-        toolCallId: entry.toolCallId, facts: entry.facts, evaluation, decision: evaluation.decision,
-        outcome: evaluation.decision === 'allow' ? 'allowed' : 'denied', source: evaluation.source,
-        optionId: answer.outcome.outcome === 'selected' ? answer.outcome.optionId : undefined, latencyMs: performance.now() - entry.started,
-      }));
+      this.record({ ...entry, evaluation }, { ...verdict(evaluation.decision, answer.outcome), source: evaluation.source });
       this.forwarded.set(key, entry);
     }
   }
 
   private auditClientAnswer(entry: Forwarded, decision: 'allow' | 'deny' | 'cancelled', optionId: string | undefined, grantIds: readonly string[]): void {
-    this.deps.audit.write({
-      ...decisionEvent({
-        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: ACP.requestPermission, sessionId: entry.sessionId,
-        toolCallId: entry.toolCallId, facts: entry.facts, evaluation: entry.evaluation, decision,
-        outcome: decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : 'cancelled', source: { type: 'client' },
-        optionId, latencyMs: performance.now() - entry.started,
-      }),
-      ...(grantIds.length > 0 ? { grants: grantIds } : {}),
+    this.record(entry, {
+      decision, outcome: decision === 'allow' ? 'allowed' : decision === 'deny' ? 'denied' : 'cancelled', source: { type: 'client' },
+      ...(optionId !== undefined ? { optionId } : {}), ...(grantIds.length > 0 ? { extra: { grants: grantIds } } : {}),
     });
   }
 
-  /** `ask`: to the editor when someone can answer; else the policy's non-interactive fallback. */
-  private askOrFallback(
-    id: RpcId, sessionId: string | undefined, options: readonly PermissionOption[], line: Buffer,
-    audit: ((decision: AuditEventV1['decision'], outcome: Outcome, source: AnswerSource, optionId?: string) => void) | undefined,
-    _started: number,
-  ): void {
+  /** One audit line for a call the broker judged. */
+  private record(call: JudgedCall, how: {
+    decision: AuditEventV1['decision']; outcome: Outcome; source: AnswerSource; optionId?: string; method?: string; extra?: Partial<AuditEventV1>;
+  }): void {
+    this.deps.audit.write({
+      ...decisionEvent({
+        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
+        sessionId: call.sessionId, toolCallId: call.toolCallId, facts: call.facts, evaluation: call.evaluation,
+        decision: how.decision, outcome: how.outcome, source: how.source, optionId: how.optionId, latencyMs: performance.now() - call.started,
+      }),
+      ...how.extra,
+    });
+  }
+
+  /**
+   * `ask` when the call was judged (`call`) or could not be (`undefined`): to the editor when someone
+   * can answer; else the policy's non-interactive fallback.
+   */
+  private askOrFallback(id: RpcId, sessionId: string | undefined, options: readonly PermissionOption[], line: Buffer, call: JudgedCall | undefined): void {
     if (!this.deps.nonInteractive) {
-      audit?.('ask', 'escalated', { type: 'client' });
       this.deps.toClient(line);
       return;
     }
@@ -426,16 +427,16 @@ export class Broker {
     const answer = answerFor(fallback, options);
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
     this.answerAgent(id, outcome);
-    audit?.(outcome.outcome === 'cancelled' ? 'cancelled' : 'deny', outcome.outcome === 'cancelled' ? 'cancelled' : 'denied',
-      { type: 'fallback', fallback }, outcome.outcome === 'selected' ? outcome.optionId : undefined);
-    if (!audit) {
-      this.deps.audit.write({
-        v: 1, event: 'decision', time: this.deps.clock().toISOString(), decisionId: this.deps.newDecisionId(),
-        method: ACP.requestPermission, ...(sessionId ? { sessionId } : {}), decision: outcome.outcome === 'cancelled' ? 'cancelled' : 'deny',
-        outcome: outcome.outcome === 'cancelled' ? 'cancelled' : 'denied', source: { type: 'fallback', fallback },
-        reason: 'the request could not be evaluated; non-interactive fallback applied',
-      });
+    const { decision, outcome: result, optionId } = verdict('deny', outcome);
+    if (call) {
+      this.record(call, { decision, outcome: result, source: { type: 'fallback', fallback }, ...(optionId !== undefined ? { optionId } : {}) });
+      return;
     }
+    this.deps.audit.write({
+      v: 1, event: 'decision', time: this.deps.clock().toISOString(), decisionId: this.deps.newDecisionId(),
+      method: ACP.requestPermission, ...(sessionId ? { sessionId } : {}), decision, outcome: result, source: { type: 'fallback', fallback },
+      reason: 'the request could not be evaluated; non-interactive fallback applied',
+    });
   }
 
   private fallback(sessionId: string | undefined): NonInteractiveFallback {
@@ -473,11 +474,8 @@ export class Broker {
     }
     const { facts, evaluation } = decided;
     const denied = evaluation.decision === 'deny';
-    this.deps.audit.write(decisionEvent({
-      time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method, sessionId, toolCallId: undefined, facts,
-      evaluation, decision: evaluation.decision, outcome: denied ? 'denied' : 'passed', source: evaluation.source,
-      optionId: undefined, latencyMs: performance.now() - started,
-    }));
+    this.record({ sessionId, toolCallId: undefined, facts, evaluation, started },
+      { method, decision: evaluation.decision, outcome: denied ? 'denied' : 'passed', source: evaluation.source });
     if (denied) return this.refuseEnforced(id, method, evaluation.reason, evaluation.source.type === 'rule' ? evaluation.source.ruleId : undefined);
     this.deps.toClient(line);
   }
