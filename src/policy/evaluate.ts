@@ -1,8 +1,9 @@
 import { strictest, type Decision } from '../core/decision.js';
 import type { CallFacts } from '../core/facts.js';
-import { commandMatches } from '../shell/command-pattern.js';
+import { commandMatcher, commandMatches, patternProgram, type CommandPattern } from '../shell/command-pattern.js';
+import type { SimpleCommand } from '../shell/types.js';
 import { describeItem, itemsOf, type CallItem } from './items.js';
-import type { Layer, PathContext, PolicySet, Rule, RuleConditions } from './types.js';
+import type { Layer, PathContext, PolicyFile, PolicySet, Rule, RuleConditions } from './types.js';
 
 export interface RuleMatch {
   readonly ruleId: string;
@@ -60,8 +61,11 @@ export interface EvaluateOptions {
 /** Strictest wins, per item and across items and layers (DESIGN §4.4). Pure. */
 export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateOptions): Evaluation {
   const context: PathContext = { workspace: facts.workspace, home: options.home };
-  const rules = policy.files.flatMap((file) => file.rules);
-  const items = itemsOf(facts).map((item) => evaluateItem(item, rules, facts, context, options.grants));
+  const index = ruleIndexOf(policy);
+  const rules = index.rules;
+  const candidates = index.forKind(facts.kind);
+  const callConditions = index.callConditions();
+  const items = itemsOf(facts).map((item) => evaluateItem(item, index, candidates.of(item), callConditions, facts, context, options.grants));
   const wouldHave = items.flatMap((i) => i.matches.filter((m) => m.enforcement !== 'enforce' && m.effective !== m.decision));
   const fallback = policy.files.reduce<Decision>((acc, file) => strictest(acc, file.default), policy.files.length ? 'allow' : 'ask');
 
@@ -87,13 +91,46 @@ export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateO
   }
 }
 
-function evaluateItem(item: CallItem, rules: readonly Rule[], facts: CallFacts, context: PathContext, grants: GrantLookup | undefined): ItemEvaluation {
+/**
+ * `candidates`: positions in `index.rules`, ascending, of every rule that can match `item` (see
+ * RuleIndex). Each is tested exactly as conditionsHold does, split in its call part (remembered in
+ * `callConditions` for the other items) and its item part (for a command, remembered across calls
+ * while the same analysed command comes back).
+ */
+function evaluateItem(
+  item: CallItem, index: RuleIndex, candidates: readonly number[], callConditions: CallConditions, facts: CallFacts, context: PathContext,
+  grants: GrantLookup | undefined,
+): ItemEvaluation {
+  const rules = index.rules;
   const matches: RuleMatch[] = [];
   let ruleDecision: Decision | undefined;
   let managedAsk = false;
-  for (const rule of rules) {
+  const command = item.type === 'command' ? index.commandMemo(item.command) : undefined;
+  let matcher: ReturnType<typeof commandMatcher> | undefined;
+  let strictMatches: ((pattern: CommandPattern) => boolean) | undefined;
+  let looseMatches: ((pattern: CommandPattern) => boolean) | undefined;
+  for (const position of candidates) {
+    const rule = rules[position]!;
+    if (!callConditions.hold(position, rule, facts)) continue;
     // Allow rules match a program only by name or from a system directory (`./git` may be anything).
-    if (!conditionsHold(rule.match, item, facts, context, rule.decision === 'allow')) continue;
+    const strictProgram = rule.decision === 'allow';
+    if (item.type === 'command' && rule.match.command) {
+      const outcomes = command?.outcomes;
+      const known = outcomes ? outcomes[position]! : 0;
+      let holds: boolean;
+      if (known !== 0) {
+        holds = known === 1;
+      } else {
+        const matches = strictProgram
+          ? (strictMatches ??= (pattern) => (matcher ??= commandMatcher(item.command))(pattern, STRICT_PROGRAM))
+          : (looseMatches ??= (pattern) => (matcher ??= commandMatcher(item.command))(pattern, LOOSE_PROGRAM));
+        holds = itemConditionsHold(rule.match, item, context, strictProgram, matches);
+        if (outcomes) outcomes[position] = holds ? 1 : 2;
+      }
+      if (!holds) continue;
+    } else if (!itemConditionsHold(rule.match, item, context, strictProgram)) {
+      continue;
+    }
     const effective = effectiveDecision(rule);
     matches.push({
       ruleId: rule.id, layer: rule.layer, file: rule.file, line: rule.location.line, column: rule.location.column,
@@ -108,7 +145,216 @@ function evaluateItem(item: CallItem, rules: readonly Rule[], facts: CallFacts, 
   if (grant?.decision === 'deny') decision = 'deny';
   // A grant never overrides a deny rule, nor an ask from the managed layer.
   else if (grant?.decision === 'allow' && ruleDecision !== 'deny' && !managedAsk) decision = 'allow';
-  return { item, label: describeItem(item), decision, matches, grant };
+  const label = command ? (command.label ??= describeItem(item)) : describeItem(item);
+  return { item, label, decision, matches, grant };
+}
+
+const STRICT_PROGRAM = { strictProgram: true } as const;
+const LOOSE_PROGRAM = { strictProgram: false } as const;
+
+/**
+ * Which rules can match an item, so an item tests only those (a policy may have hundreds of rules).
+ * Only a pre-filter: every candidate is still tested as conditionsHold tests it, and candidates are
+ * kept in policy order, so matches come out exactly as from a loop over all rules.
+ * - a rule with `paths`/`access` only matches path items, `command` only command items, `url` only
+ *   url items (two of these: nothing); a rule with none of them may match any item;
+ * - a rule with `kind` only matches calls of those kinds;
+ * - a `command` rule only matches commands whose program (basename) or argv[0] is the literal
+ *   first word of one of its patterns; a glob or `*` first word may match any command.
+ */
+interface RuleIndex {
+  readonly files: readonly PolicyFile[];
+  readonly ruleLists: readonly (readonly Rule[])[];
+  /** Every rule of every file, in order (managed → user → project). */
+  readonly rules: readonly Rule[];
+  forKind(kind: string): ItemCandidates;
+  /** What is known about a read-only (frozen) command seen in a recent call; undefined on its first sighting and for others. */
+  commandMemo(command: SimpleCommand): CommandMemo | undefined;
+  /** A fresh memo of call conditions for one evaluation. */
+  callConditions(): CallConditions;
+}
+
+/**
+ * The conditions on the call (kind, tool, title, agent, input) are the same for every item: each
+ * rule's are tested once per evaluation. Arrays owned by the index, stamped with the evaluation's
+ * number, so nothing is allocated per call (and a nested evaluation only causes misses).
+ */
+interface CallConditions {
+  hold(position: number, rule: Rule, facts: CallFacts): boolean;
+}
+
+interface CommandMemo {
+  /** Per rule position: 0 not yet known, 1 the rule's item conditions hold for the command, 2 they do not. */
+  readonly outcomes: Int8Array;
+  label: string | undefined;
+}
+
+interface ItemCandidates {
+  of(item: CallItem): readonly number[];
+}
+
+type ItemType = CallItem['type'];
+
+interface RuleTargets {
+  readonly types: ReadonlySet<ItemType>;
+  /** For command rules: literal program words; undefined when a pattern may match any program. */
+  readonly programs: readonly string[] | undefined;
+}
+
+const ALL_ITEM_TYPES: ReadonlySet<ItemType> = new Set(['command', 'path', 'url', 'none']);
+const NO_ITEM_TYPES: ReadonlySet<ItemType> = new Set();
+const MAX_INDEXED_KINDS = 32;
+/**
+ * Recent commands remembered per index: a cached analysis hands out the same frozen command objects
+ * again when a line repeats. Compared by identity in a small ring (hashing frozen objects in a Map
+ * costs more than it saves on the many lines seen once).
+ */
+const RECENT_COMMANDS = 32;
+const MAX_INDEXES_PER_FIRST_FILE = 16;
+
+/** Indexes by the first policy file (then matched on the whole file list; a PolicySet is often rebuilt per call). */
+const indexes = new WeakMap<object, RuleIndex[]>();
+const NO_FILES = {};
+
+function ruleIndexOf(policy: PolicySet): RuleIndex {
+  const key = policy.files[0] ?? NO_FILES;
+  let list = indexes.get(key);
+  const found = list?.find((index) => sameFiles(index, policy.files));
+  if (found) return found;
+  const index = buildRuleIndex(policy.files);
+  if (!list) indexes.set(key, (list = []));
+  list.unshift(index);
+  if (list.length > MAX_INDEXES_PER_FIRST_FILE) list.pop();
+  return index;
+}
+
+function sameFiles(index: RuleIndex, files: readonly PolicyFile[]): boolean {
+  if (index.files.length !== files.length) return false;
+  return files.every((file, i) => file === index.files[i] && file.rules === index.ruleLists[i]);
+}
+
+function buildRuleIndex(files: readonly PolicyFile[]): RuleIndex {
+  const fileList = [...files];
+  const ruleLists = fileList.map((file) => file.rules);
+  const rules = ruleLists.flat();
+  const targets = rules.map(targetsOf);
+  const byKind = new Map<string, ItemCandidates>();
+  const recent: (SimpleCommand | undefined)[] = new Array<SimpleCommand | undefined>(RECENT_COMMANDS).fill(undefined);
+  const recentMemos: (CommandMemo | undefined)[] = new Array<CommandMemo | undefined>(RECENT_COMMANDS).fill(undefined);
+  let nextSlot = 0;
+  const stamps = new Int32Array(rules.length);
+  const held = new Uint8Array(rules.length);
+  let evaluation = 0;
+  return {
+    files: fileList,
+    ruleLists,
+    rules,
+    forKind(kind) {
+      let candidates = byKind.get(kind);
+      if (!candidates) {
+        candidates = buildCandidates(rules, targets, kind);
+        if (byKind.size < MAX_INDEXED_KINDS) byKind.set(kind, candidates);
+      }
+      return candidates;
+    },
+    callConditions() {
+      if (evaluation === 0x7fffffff) {
+        stamps.fill(0);
+        evaluation = 0;
+      }
+      const stamp = ++evaluation;
+      return {
+        hold(position, rule, facts) {
+          if (stamps[position] !== stamp) {
+            held[position] = callConditionsHold(rule.match, facts) ? 1 : 0;
+            stamps[position] = stamp;
+          }
+          return held[position] === 1;
+        },
+      };
+    },
+    commandMemo(command) {
+      // Only a frozen command (and argv) cannot change between calls; cwd, home and program are strings.
+      if (!Object.isFrozen(command) || !Object.isFrozen(command.argv)) return undefined;
+      for (let slot = 0; slot < RECENT_COMMANDS; slot++) {
+        if (recent[slot] === command) return (recentMemos[slot] ??= { outcomes: new Int8Array(rules.length), label: undefined });
+      }
+      // Seen for the first time (lately): only remembered, nothing is allocated for it.
+      recent[nextSlot] = command;
+      recentMemos[nextSlot] = undefined;
+      nextSlot = (nextSlot + 1) % RECENT_COMMANDS;
+      return undefined;
+    },
+  };
+}
+
+function targetsOf(rule: Rule): RuleTargets {
+  const c = rule.match;
+  const onlyPaths = !!(c.paths || c.access);
+  const only = [onlyPaths && 'path', c.command && 'command', c.url && 'url'].filter((type): type is ItemType => !!type);
+  const types = only.length === 0 ? ALL_ITEM_TYPES : only.length === 1 ? new Set(only) : NO_ITEM_TYPES;
+  let programs: string[] | undefined;
+  if (c.command) {
+    programs = [];
+    for (const pattern of c.command) {
+      const program = patternProgram(pattern);
+      if (program === undefined) {
+        programs = undefined;
+        break;
+      }
+      programs.push(program);
+    }
+  }
+  return { types, programs };
+}
+
+function buildCandidates(rules: readonly Rule[], targets: readonly RuleTargets[], kind: string): ItemCandidates {
+  const byType: Record<ItemType, number[]> = { command: [], path: [], url: [], none: [] };
+  /** Command rules that may match any program, and rules without item conditions. */
+  const anyProgram: number[] = [];
+  const byProgram = new Map<string, number[]>();
+  rules.forEach((rule, position) => {
+    if (rule.match.kind && !rule.match.kind.includes(kind as never)) return;
+    const { types, programs } = targets[position]!;
+    for (const type of types) byType[type].push(position);
+    if (!types.has('command')) return;
+    if (!programs) {
+      anyProgram.push(position);
+      return;
+    }
+    for (const program of new Set(programs)) {
+      let bucket = byProgram.get(program);
+      if (!bucket) byProgram.set(program, (bucket = []));
+      bucket.push(position);
+    }
+  });
+  // Each program's list already holds the rules that may match any program, in policy order.
+  for (const [program, bucket] of byProgram) byProgram.set(program, mergeSorted(bucket, anyProgram));
+  return {
+    of(item) {
+      if (item.type !== 'command') return byType[item.type];
+      const { program, argv } = item.command;
+      const byName = byProgram.get(program) ?? anyProgram;
+      const argv0 = argv[0];
+      if (argv0 === undefined || argv0 === program) return byName;
+      return mergeSorted(byName, byProgram.get(argv0) ?? anyProgram);
+    },
+  };
+}
+
+/** Union of two ascending lists, ascending, without duplicates. */
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    if (x <= y) i++;
+    if (y <= x) j++;
+    out.push(Math.min(x, y));
+  }
+  return out;
 }
 
 function effectiveDecision(rule: Rule): Decision | undefined {
@@ -150,6 +396,11 @@ function describeVerb(decision: Decision): string {
 
 /** Whether every condition of a rule holds for one item of a call. */
 export function conditionsHold(c: RuleConditions, item: CallItem, facts: CallFacts, context: PathContext, strictProgram = false): boolean {
+  return callConditionsHold(c, facts) && itemConditionsHold(c, item, context, strictProgram);
+}
+
+/** The conditions on the call as a whole: the same for every item. */
+function callConditionsHold(c: RuleConditions, facts: CallFacts): boolean {
   if (c.kind && !c.kind.includes(facts.kind)) return false;
   if (c.tool && !(facts.tool !== undefined && c.tool.some((m) => m.test(facts.tool!)))) return false;
   if (c.title && !(facts.title !== undefined && c.title.some((m) => m.test(facts.title!)))) return false;
@@ -158,6 +409,14 @@ export function conditionsHold(c: RuleConditions, item: CallItem, facts: CallFac
     const value = fieldAt(facts.input, cond.field);
     return value !== undefined && cond.matcher.test(typeof value === 'string' ? value : JSON.stringify(value));
   })) return false;
+  return true;
+}
+
+/** The conditions on one item; `matches` tests a command pattern against the item's command. */
+function itemConditionsHold(
+  c: RuleConditions, item: CallItem, context: PathContext, strictProgram: boolean,
+  matches?: (pattern: CommandPattern) => boolean,
+): boolean {
   if (c.paths || c.access) {
     if (item.type !== 'path') return false;
     if (c.access && !c.access.includes(item.path.access)) return false;
@@ -165,7 +424,8 @@ export function conditionsHold(c: RuleConditions, item: CallItem, facts: CallFac
   }
   if (c.command) {
     if (item.type !== 'command') return false;
-    if (!c.command.some((p) => commandMatches(p, item.command, { strictProgram }))) return false;
+    const command = item.command;
+    if (!c.command.some(matches ?? ((p) => commandMatches(p, command, { strictProgram })))) return false;
   }
   if (c.url) {
     if (item.type !== 'url') return false;

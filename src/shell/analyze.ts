@@ -5,6 +5,7 @@
 import { AnalysisCollector, newScope } from './collector.js';
 import { LruCache } from './lru-cache.js';
 import { loadBashParser, type BashParser } from './parser.js';
+import { parsePlainLine } from './plain-line.js';
 import { screenLine, MAX_LINE_LENGTH } from './screen.js';
 import { StatementWalker } from './statement-walker.js';
 import type { CommandAnalysis, ShellAnalyzer, ShellContext } from './types.js';
@@ -12,20 +13,50 @@ import type { CommandAnalysis, ShellAnalyzer, ShellContext } from './types.js';
 export interface ShellAnalyzerOptions {
   /** Analyses remembered (same line, cwd and home); 0 disables the cache. Default 1000. */
   readonly cacheSize?: number;
+  /**
+   * Build the syntax tree of plain lines (`npm test && git status | head`) without tree-sitter
+   * (plain-line.ts); the analysis is the same, only faster. Default true; false is for tests.
+   */
+  readonly fastPath?: boolean;
 }
 
 export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): Promise<ShellAnalyzer> {
-  const parser = await loadBashParser();
+  const bashParser = await loadBashParser();
+  /** Set when the analysis in progress needed tree-sitter (the line or code it runs was not plain). */
+  let parsedFully = false;
+  const fullParser: BashParser = {
+    parse(source) {
+      parsedFully = true;
+      return bashParser.parse(source);
+    },
+  };
+  const parser: BashParser = options.fastPath === false ? fullParser : { parse: (source) => parsePlainLine(source) ?? fullParser.parse(source) };
   const cacheSize = options.cacheSize ?? 1000;
   const cache = cacheSize > 0 ? new LruCache<string, CommandAnalysis>(cacheSize) : undefined;
+  /**
+   * Plain lines are analysed without tree-sitter in a few µs, about what keeping their analysis
+   * costs (allocation, and garbage collection of a large cache of one-off lines): they are cached
+   * only when they come back (within the next `cacheSize` such lines). Keys seen once are
+   * remembered here, a set no larger than the cache.
+   */
+  const seenOnce = new Set<string>();
   return {
     analyze(line, context) {
       try {
         const key = cache && `${context.cwd}\0${context.home}\0${line}`;
         const cached = key === undefined ? undefined : cache?.get(key);
         if (cached) return cached;
+        parsedFully = false;
         const analysis = deepFreeze(analyzeLine(parser, line, context));
-        if (key !== undefined) cache?.set(key, analysis);
+        if (key !== undefined && cache) {
+          if (parsedFully || seenOnce.has(key)) {
+            seenOnce.delete(key);
+            cache.set(key, analysis);
+          } else {
+            if (seenOnce.size >= cacheSize) seenOnce.clear();
+            seenOnce.add(key);
+          }
+        }
         return analysis;
       } catch (error) {
         // Only reachable with inputs outside the types (e.g. no context): still an answer, never allowed.
@@ -62,9 +93,17 @@ function isAbsolute(path: unknown): path is string {
 }
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    // Only objects need a visit (argv is mostly strings): this runs on every analysis.
+    if (Array.isArray(value)) {
+      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
+    } else {
+      for (const key of Object.keys(value)) {
+        const child = (value as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) deepFreeze(child);
+      }
+    }
   }
   return value;
 }

@@ -84,5 +84,6 @@ export class AnalysisCollector {
 
 /** The line mentions HOME other than by reading `$HOME` / `${HOME}` (assignment, export, read …). */
 function mayChangeHome(line: string): boolean {
+  if (!line.includes('HOME')) return false;
   return /(^|[^$\w{])HOME(?!\w)/.test(line) || /\$\{HOME[:=]/.test(line);
 }

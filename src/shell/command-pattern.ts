@@ -53,13 +53,67 @@ export function parseCommandPattern(text: string): CommandPattern | { error: str
   return { source: text, words: tokens.map((token) => token.text), compiled: tokens };
 }
 
+/**
+ * The program a pattern can only match by name: its first word when that is literal (no `*`);
+ * a command matches the pattern only if its program (basename) or argv[0] equals it. Undefined
+ * when the first word is a glob or `*` (may match any program). For indexing rules by program.
+ */
+export function patternProgram(pattern: CommandPattern): string | undefined {
+  const word = pattern.compiled[0];
+  return word && !word.any && !word.glob ? word.text : undefined;
+}
+
 export function commandMatches(pattern: CommandPattern, command: SimpleCommand, options: CommandMatchOptions = {}): boolean {
-  const [programWord, ...rest] = pattern.compiled;
-  if (!programWord || !matchesProgram(programWord, command, options.strictProgram ?? false)) return false;
-  const commandShape = shapeOf(command.program, command.argv.slice(1));
-  const patternShape = shapeOf(command.program, rest.map((word) => word.text));
-  const positionalWords = positionalPatternWords(rest, patternShape);
-  return matchesPositionals(positionalWords, commandShape, command) && matchesOptions(patternShape, commandShape);
+  return commandMatcher(command)(pattern, options);
+}
+
+/**
+ * `commandMatches` for one command and many patterns (a policy's rules): the command's words are
+ * split into options and positionals once, on the first pattern whose program matches.
+ */
+export function commandMatcher(command: SimpleCommand): (pattern: CommandPattern, options?: CommandMatchOptions) => boolean {
+  let commandShape: CommandShape | undefined;
+  return (pattern, options = {}) => {
+    const programWord = pattern.compiled[0];
+    if (!programWord || !matchesProgram(programWord, command, options.strictProgram ?? false)) return false;
+    commandShape ??= shapeOf(command.program, argumentsOf(command.argv));
+    const { shape: patternShape, positionals: positionalWords } = patternShapeFor(pattern, command.program);
+    if (!matchesPositionals(positionalWords, commandShape, command)) return false;
+    return matchesOptions(patternShape, commandShape);
+  };
+}
+
+/** argv without argv[0]; a loop because slice() of a frozen array (analyses are frozen) is slow in V8. */
+function argumentsOf(argv: readonly string[]): string[] {
+  const args: string[] = [];
+  for (let i = 1; i < argv.length; i++) args.push(argv[i]!);
+  return args;
+}
+
+/*
+ * A pattern's shape depends only on the program it is read for (option tables differ), and is
+ * asked for on every call: remembered per pattern and program.
+ */
+const patternShapes = new WeakMap<CommandPattern, Map<string, PatternShape>>();
+const MAX_PROGRAMS_PER_PATTERN = 64;
+
+interface PatternShape {
+  readonly shape: CommandShape;
+  readonly positionals: readonly PatternWord[];
+}
+
+function patternShapeFor(pattern: CommandPattern, program: string): PatternShape {
+  let perProgram = patternShapes.get(pattern);
+  if (!perProgram) patternShapes.set(pattern, (perProgram = new Map()));
+  let entry = perProgram.get(program);
+  if (!entry) {
+    const rest = pattern.compiled.slice(1);
+    const shape = shapeOf(program, rest.map((word) => word.text));
+    entry = { shape, positionals: positionalPatternWords(rest, shape) };
+    if (perProgram.size >= MAX_PROGRAMS_PER_PATTERN) perProgram.clear(); // `*` patterns meet any program
+    perProgram.set(program, entry);
+  }
+  return entry;
 }
 
 function matchesProgram(word: PatternWord, command: SimpleCommand, strict: boolean): boolean {
@@ -101,16 +155,16 @@ function anchoredPattern(word: PatternWord, home: string | undefined): PatternWo
 }
 
 function matchesOptions(pattern: CommandShape, command: CommandShape): boolean {
-  const keys = new Set(command.options.flatMap((use) => use.keys));
-  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, keys, command.options));
+  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, command.options));
 }
 
-function hasOption(wanted: OptionUse, keys: ReadonlySet<string>, uses: readonly OptionUse[]): boolean {
+function hasOption(wanted: OptionUse, uses: readonly OptionUse[]): boolean {
   if (wanted.spelling.includes('*')) {
     const glob = globRegExp(wanted.spelling, true);
     return uses.some((use) => glob.test(use.spelling));
   }
-  if (!wanted.keys.every((key) => keys.has(key))) return false;
+  // Every key the wanted option sets is set by some option of the command.
+  if (!wanted.keys.every((key) => uses.some((use) => use.keys.includes(key)))) return false;
   if (wanted.value === undefined) return true;
   const value = globRegExp(wanted.value, true);
   return uses.some((use) => wanted.keys.every((key) => use.keys.includes(key)) && use.value !== undefined && value.test(use.value));

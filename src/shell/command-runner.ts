@@ -51,19 +51,19 @@ export function runInvocation(invocation: Invocation, collector: AnalysisCollect
     if (!head) return;
     if (!checkCommandName(head, collector)) return emit(current, collector);
     const program = basename(head.text);
-    const peeledHere = current.wrappers.slice(invocation.wrappers.length);
-    const next = step(program, current, peeledHere, collector, host);
+    const next = step(program, current, invocation.wrappers.length, collector, host);
     if (!next) return;
     current = next;
   }
 }
 
 /** Handles one layer; returns the inner invocation to continue with, if any. */
-function step(program: string, current: Invocation, peeledHere: readonly string[], collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
+/** `outerWrappers`: how many of `current.wrappers` were there before this invocation's own. */
+function step(program: string, current: Invocation, outerWrappers: number, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
   const { argv, scope } = current;
   // `builtin cd x` / `command cd x` still change the shell's directory; `sudo cd x` cannot.
-  const onlyBuiltinWrappers = peeledHere.every((wrapper) => wrapper === 'builtin' || wrapper === 'command');
-  if (isDirectoryChange(program) && onlyBuiltinWrappers) {
+  const onlyBuiltinWrappers = () => current.wrappers.slice(outerWrappers).every((wrapper) => wrapper === 'builtin' || wrapper === 'command');
+  if (isDirectoryChange(program) && onlyBuiltinWrappers()) {
     applyDirectoryChange(argv, scope, collector.context.home);
     return undefined;
   }

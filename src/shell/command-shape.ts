@@ -35,7 +35,7 @@ export function shapeOf(program: string, args: readonly string[]): CommandShape 
     if (optionsEnded || !isOption(word)) {
       positionals.push(word);
       if (awaitingSubcommand) {
-        table = spec.subcommands?.[word] ?? EMPTY_TABLE;
+        table = spec.subcommands && Object.hasOwn(spec.subcommands, word) ? spec.subcommands[word]! : EMPTY_TABLE;
         awaitingSubcommand = false;
       }
       const implied = table.positionalImplies?.(word) ?? [];

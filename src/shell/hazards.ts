@@ -54,7 +54,13 @@ export function nameArgumentHazard(program: string, argv: readonly { text: strin
 
 type NameWord = { text: string; dynamic: boolean };
 
+/** The programs nameArguments knows (checked first: it runs for every command). */
+const NAME_TAKING: ReadonlySet<string> = new Set([
+  'printf', 'wait', 'getopts', 'test', '[', 'let', 'mapfile', 'readarray', 'read', 'declare', 'typeset', 'local', 'export', 'readonly', 'unset',
+]);
+
 function nameArguments(program: string, argv: readonly NameWord[]): readonly NameWord[] | 'unsafe' | undefined {
+  if (!NAME_TAKING.has(program)) return undefined;
   const args = argv.slice(1);
   const after = (flag: string) => args.filter((_, i) => i > 0 && args[i - 1]!.text === flag);
   switch (program) {

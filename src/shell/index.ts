@@ -6,8 +6,10 @@
 export type { CommandAnalysis, Redirection, ShellAnalyzer, ShellContext, SimpleCommand } from './types.js';
 export { createShellAnalyzer, type ShellAnalyzerOptions } from './analyze.js';
 export {
+  commandMatcher,
   commandMatches,
   parseCommandPattern,
+  patternProgram,
   type CommandMatchOptions,
   type CommandPattern,
 } from './command-pattern.js';

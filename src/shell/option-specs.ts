@@ -174,5 +174,6 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
 const EMPTY_TABLE: OptionTable = { aliases: {}, valued: new Set() };
 
 export function programSpec(program: string): ProgramSpec {
-  return PROGRAM_SPECS[program] ?? EMPTY_TABLE;
+  // Own keys only: `constructor`, `toString`, `__proto__` are program names too.
+  return Object.hasOwn(PROGRAM_SPECS, program) ? PROGRAM_SPECS[program]! : EMPTY_TABLE;
 }

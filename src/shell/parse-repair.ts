@@ -9,8 +9,11 @@
  * An unescaped newline can never sit between two words of one simple command in bash, nor inside
  * an unquoted word (it ends the command), so either is a misparse. We end the command explicitly
  * with `;` right after its last word on that line (before any comment) and parse again.
+ *
+ * Lists misparsed inside pipelines (`a | b | c && d`) are rebuilt by pipeline-lists.ts.
  */
 import type { BashParser } from './parser.js';
+import { liftListsOutOfPipelines } from './pipeline-lists.js';
 import type { SyntaxNode } from './syntax.js';
 
 /** Repairs attempted before giving up (each repair fixes one newline). */
@@ -25,8 +28,8 @@ export function parseWithRepairs(parser: BashParser, source: string): ParseOutco
   for (let attempt = 0; attempt <= MAX_REPAIRS; attempt++) {
     const root = parser.parse(text);
     if (!root) return { failure: 'the shell code could not be parsed' };
-    const cut = misparsedNewline(root);
-    if (cut === undefined) return { root, source: text };
+    const cut = text.includes('\n') ? misparsedNewline(root) : undefined; // both misparses need a newline
+    if (cut === undefined) return { root: liftListsOutOfPipelines(root), source: text };
     text = `${text.slice(0, cut)};${text.slice(cut)}`;
   }
   return { failure: 'the parser could not split the lines of this code reliably' };

@@ -8,13 +8,14 @@ export function resolvePath(cwd: string, target: string): string {
 
 /** Normalises without resolving: `./a//b/` → `a/b`, `//` → `/`. */
 export function normalizeRelative(word: string): string {
-  if (word === '') return word;
+  if (word === '' || !word.includes('/')) return word; // nothing to normalise without a slash
   const normalized = posix.normalize(word);
   const trimmed = normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
   return trimmed.startsWith('./') ? trimmed.slice(2) : trimmed;
 }
 
 export function basename(word: string): string {
+  if (!word.includes('/')) return word;
   const trimmed = word.replace(/\/+$/, '');
   const slash = trimmed.lastIndexOf('/');
   return slash === -1 ? trimmed : trimmed.slice(slash + 1);

@@ -16,6 +16,8 @@ const CONDITIONAL_TYPES = new Set(['if_statement', 'while_statement', 'for_state
 const LOOP_TYPES = new Set(['while_statement', 'for_statement', 'c_style_for_statement']);
 const BRANCH_TYPES = new Set(['elif_clause', 'else_clause', 'case_item']);
 const INHERITED: Stdin = { kind: 'inherited' };
+/** Shared by commands without assignments (results are frozen, so sharing is safe). */
+const NO_TEXTS: readonly string[] = Object.freeze([]);
 
 export class StatementWalker implements ScriptHost {
   constructor(
@@ -96,21 +98,46 @@ export class StatementWalker implements ScriptHost {
   }
 
   private walkCommand(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
-    const start = forkScope(scope);
-    const name = childByField(node, 'name');
-    const ownRedirects = childrenByField(node, 'redirect');
-    const redirects = [...ownRedirects, ...trailing].map((redirect) => ({ node: redirect, description: describeRedirect(redirect) }));
-    const assignments = node.children.filter((child) => child.type === 'variable_assignment');
-    const extraArguments = redirects.flatMap(({ description }) => ('extraArguments' in description ? description.extraArguments : []));
-    const wordNodes = joinSplitWords(
-      [name, ...childrenByField(node, 'argument'), ...extraArguments]
-        .filter((word): word is SyntaxNode => !!word && !isMissing(word))
-        .sort((a, b) => a.start - b.start),
-    );
+    // One pass over the children (this runs for every simple command): the first `name`, the
+    // `argument`s, `redirect`s and assignments, in source order.
+    let name: SyntaxNode | undefined;
+    const words: SyntaxNode[] = [];
+    const ownRedirects: SyntaxNode[] = [];
+    const assignments: SyntaxNode[] = [];
+    for (const child of node.children) {
+      if (child.field === 'name') {
+        if (!name) {
+          name = child;
+          if (!isMissing(child)) words.push(child);
+        }
+      } else if (child.field === 'argument') {
+        if (!isMissing(child)) words.push(child);
+      } else if (child.field === 'redirect') {
+        ownRedirects.push(child);
+      }
+      if (child.type === 'variable_assignment') assignments.push(child);
+    }
+    // The scope before the command runs, for here-doc continuations (`cat <<EOF || cd x`).
+    const start = ownRedirects.some((redirect) => redirect.type === 'heredoc_redirect') ? forkScope(scope) : scope;
+    const redirectNodes = trailing.length === 0 ? ownRedirects : [...ownRedirects, ...trailing];
+    const redirects = redirectNodes.map((redirect) => ({ node: redirect, description: describeRedirect(redirect) }));
+    let extra = false;
+    for (const { description } of redirects) {
+      if (!('extraArguments' in description)) continue;
+      for (const word of description.extraArguments) {
+        if (!isMissing(word)) {
+          words.push(word);
+          extra = true;
+        }
+      }
+    }
+    if (extra) words.sort((a, b) => a.start - b.start);
+    const wordNodes = joinSplitWords(words);
     // Substitutions run first, then redirects are opened, then the command runs.
-    for (const part of [...assignments, ...wordNodes]) this.scanSubstitutions(part, scope, frame);
-    const stdin = this.openRedirects(redirects, scope, frame, frame.stdin);
-    const assignmentTexts = assignments.map((assignment) => assignment.text);
+    for (const part of assignments) this.scanSubstitutions(part, scope, frame);
+    for (const part of wordNodes) this.scanSubstitutions(part, scope, frame);
+    const stdin = redirects.length === 0 ? frame.stdin : this.openRedirects(redirects, scope, frame, frame.stdin);
+    const assignmentTexts = assignments.length === 0 ? NO_TEXTS : assignments.map((assignment) => assignment.text);
     checkAssignments(assignmentTexts, this.collector);
     const argv = this.expandWords(wordNodes);
     if (argv.length > 0 && name && !isMissing(name)) {

@@ -33,8 +33,17 @@ interface Segment {
 
 export type WordResult = { readonly words: Word[] } | { readonly error: string };
 
+/**
+ * A word made only of these characters expands to itself: no quote, backslash, `$`, `~`, `!`,
+ * brace or glob character (the general path below gives exactly this, only slower).
+ */
+const INERT_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
+
 /** The argv words one written word becomes (several after brace expansion). */
 export function expandWord(node: SyntaxNode, context: WordContext): WordResult {
+  if ((node.type === 'word' || node.type === 'command_name') && INERT_WORD.test(node.text)) {
+    return { words: [{ text: node.text, dynamic: false, glob: false, tildeUnresolved: false, history: false }] };
+  }
   const segments = expandTilde(segmentsOf(node, context), context);
   const history = hasHistoryExpansion(node);
   const braceable = segments.some((s) => !s.quoted && !s.dynamic && s.text.includes('{'));

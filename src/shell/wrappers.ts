@@ -97,14 +97,17 @@ export type PeelResult =
       readonly suppliesArguments: boolean;
     };
 
+const NOT_A_WRAPPER: PeelResult = Object.freeze({ kind: 'not-a-wrapper' });
+
 export function isWrapper(program: string): boolean {
   return Object.hasOwn(WRAPPERS, program);
 }
 
 /** Peels one wrapper off `argv` (argv[0] is the wrapper, already checked to be literal). */
 export function peelWrapper(program: string, argv: readonly Word[]): PeelResult {
-  const spec = WRAPPERS[program];
-  if (!spec) return { kind: 'not-a-wrapper' };
+  // Own keys only: `constructor`, `toString` … are program names, not wrappers.
+  const spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
+  if (!spec) return NOT_A_WRAPPER;
   const state = { chdir: undefined as Word | undefined, writes: [] as Word[], assignments: [] as Word[] };
   let i = 1;
   while (i < argv.length) {

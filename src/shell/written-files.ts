@@ -28,7 +28,7 @@ const WRITE_SPECS: Readonly<Record<string, WriteSpec>> = {
 /** Written file arguments of `argv` (as written, `-` for stdout excluded). */
 export function writtenFiles(program: string, argv: readonly string[]): string[] {
   if (program === 'dd') return argv.filter((word) => word.startsWith('of=')).map((word) => word.slice(3));
-  const spec = WRITE_SPECS[program];
+  const spec = Object.hasOwn(WRITE_SPECS, program) ? WRITE_SPECS[program] : undefined;
   if (!spec) return [];
   const shape = shapeOf(program, argv.slice(1));
   const files: string[] = [];

@@ -45,4 +45,16 @@ describe('analysis cache', () => {
     expect(Object.isFrozen(result)).toBe(true);
     expect(analyzer.analyze('npm test', { cwd: '/w', home: '/h' })).toEqual(result);
   });
+
+  it('caches a plain line (fast path) when it comes back, a parsed line at once', async () => {
+    const analyzer = await createShellAnalyzer({ cacheSize: 10 });
+    const context = { cwd: '/w', home: '/h' };
+    const plain = [1, 2, 3].map(() => analyzer.analyze('npm test && git status', context));
+    expect(plain[0]).toEqual(plain[1]);
+    expect(plain[2]).toBe(plain[1]);
+    const parsed = [1, 2].map(() => analyzer.analyze('echo "$(date)" > f', context));
+    expect(parsed[1]).toBe(parsed[0]);
+    for (const result of [...plain, ...parsed]) expect(Object.isFrozen(result.commands[0])).toBe(true);
+  });
 });
+

@@ -188,4 +188,12 @@ describe('commandMatches: options in any spelling', () => {
     expect(analysis.commands.some((command) => commandMatches(rm, command))).toBe(true);
     expect(analysis.commands.some((command) => commandMatches(push, command))).toBe(true);
   });
+
+  it('program names that are Object.prototype keys are ordinary programs', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(await matches('* --force', `${name} --force -x`)).toBe(true);
+      expect(await matches(`${name} --force`, `${name} -x --force`)).toBe(true);
+    }
+    expect(await matches('git constructor --force', 'git constructor --force')).toBe(true);
+  });
 });

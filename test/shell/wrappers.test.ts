@@ -40,6 +40,15 @@ describe('wrappers are peeled and the inner command analysed', () => {
     expect(await argvsOf('timeout 5 nice -n 1 npm test')).toEqual(['npm test']);
   });
 
+  it('program names that are Object.prototype keys are not wrappers', async () => {
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      const analysis = await analyze(`${name} rm -rf /`);
+      expect(analysis.commands.map((command) => [command.argv.join(' '), command.wrappers])).toEqual([[`${name} rm -rf /`, []]]);
+    }
+    expect((await analyze('cp a toString')).redirections.map((r) => r.path)).toEqual(['/w/toString']);
+    expect((await analyze('toString -o x')).redirections).toEqual([]);
+  });
+
   it('a wrapper without a command is reported as itself', async () => {
     expect(await argvsOf('nohup')).toEqual(['nohup']);
     expect(await argvsOf('env')).toEqual(['env']);
