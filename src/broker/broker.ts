@@ -262,12 +262,15 @@ export class Broker {
     const call = { sessionId, toolCallId, facts, evaluation, started };
     if (evaluation.decision === 'allow' || evaluation.decision === 'deny') {
       const answer = answerFor(evaluation.decision, options);
-      if (answer.type === 'outcome') {
-        this.answerAgent(id, answer.outcome);
-        this.record(call, { ...verdict(evaluation.decision, answer.outcome), source: evaluation.source });
+      // Allowed, but the agent offers no one-shot allow: only a human may pick a persistent option —
+      // or has already, when a grant (the human's own "always") allows it.
+      const granted = answer.type === 'needs_human' && evaluation.source.type === 'grant' ? this.humanAnswer('allow', options) : undefined;
+      const outcome = answer.type === 'outcome' ? answer.outcome : granted?.outcome === 'selected' ? granted : undefined;
+      if (outcome) {
+        this.answerAgent(id, outcome);
+        this.record(call, { ...verdict(evaluation.decision, outcome), source: evaluation.source });
         return;
       }
-      // Allowed, but the agent offers no one-shot allow: only a human may pick a persistent option.
     }
     if (!this.deps.nonInteractive) {
       this.escalate({ ...call, id, agentOptions: options, settled: false, offers: new Map() }, line);
@@ -344,12 +347,22 @@ export class Broker {
       return false;
     }
     const grantIds = this.recordGrants(entry, offer);
-    const answer = answerFor(offer.decision, entry.agentOptions);
-    const final = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' as const };
+    const final = this.humanAnswer(offer.decision, entry.agentOptions);
     this.answerAgent(entry.id, final);
     this.auditClientAnswer(entry, offer.decision === 'allow' ? 'allow' : 'deny', final.outcome === 'selected' ? final.optionId : undefined, grantIds);
     if (grantIds.length > 0) this.settleCoveredRequests(entry.sessionId);
     return true;
+  }
+
+  /**
+   * The agent's option for a human's "always" answer: its one-shot option of that polarity, else —
+   * the human did say "always" — its own "always" option; never an option it did not offer.
+   */
+  private humanAnswer(decision: 'allow' | 'deny', options: readonly PermissionOption[]): PermissionOutcome {
+    const answer = answerFor(decision, options);
+    if (answer.type === 'outcome') return answer.outcome;
+    const always = options.find((o) => o.kind === 'allow_always');
+    return always ? { outcome: 'selected', optionId: always.optionId } : { outcome: 'cancelled' };
   }
 
   /** Narrower wins: any layer asking for project-scoped grants gets them. */

@@ -36,7 +36,11 @@ export function escalationOptions(input: {
   sequence: number;
 }): Escalation {
   const { facts, evaluation } = input;
-  const kept = input.agentOptions.filter((o) => input.keepAgentAlwaysOptions || (o.kind !== 'allow_always' && o.kind !== 'reject_always'));
+  // The agent's own "always" options go, unless kept by policy or the agent has no one-shot option
+  // of that polarity (then removing it would take the choice away from the human).
+  const hasOnce = (kind: 'allow_once' | 'reject_once') => input.agentOptions.some((o) => o.kind === kind);
+  const kept = input.agentOptions.filter((o) => input.keepAgentAlwaysOptions
+    || (o.kind === 'allow_always' ? !hasOnce('allow_once') : o.kind === 'reject_always' ? !hasOnce('reject_once') : true));
   const offers = new Map<string, GrantOffer>();
   const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
   const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
@@ -48,7 +52,7 @@ export function escalationOptions(input: {
   const brokerOptions: PermissionOption[] = [];
   // A grant cannot loosen the managed layer, so offering "always allow" there would be a lie.
   const managedAsks = inQuestion.some((i) => i.matches.some((m) => m.layer === 'managed' && m.effective === 'ask'));
-  const canAllow = !managedAsks && facts.kind !== 'switch_mode' && input.agentOptions.some((o) => o.kind === 'allow_once');
+  const canAllow = !managedAsks && facts.kind !== 'switch_mode' && input.agentOptions.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
   if (canAllow) {
     const optionId = `${BROKER_OPTION_PREFIX}allow_always:${input.sequence}`;
     const label = `Always allow ${what}${where}`;

@@ -34,7 +34,8 @@ export class LineSplitter {
         this.streamingOversized = false;
         this.sink.oversized(piece, true);
       } else if (this.pendingBytes === 0) {
-        this.sink.line(piece);
+        if (piece.length > this.maxLineBytes) this.sink.oversized(piece, true);
+        else this.sink.line(piece);
       } else if (this.pendingBytes + piece.length > this.maxLineBytes) {
         this.flushOversized(piece, true);
       } else {

@@ -1,34 +1,103 @@
 import type { Readable, Writable } from 'node:stream';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from '../protocol/line-splitter.js';
 
+export interface Pump {
+  /** Stop reading the source for good; a partial line already read is still delivered, then `onEnd`. */
+  stop(): void;
+}
+
 /**
- * Feed a byte stream line by line to `onLine`; lines over the maximum go straight to `oversizedTo`
- * uninspected. Backpressure: while `sink` needs draining, the source is paused.
+ * Writes to one stream, batched while a chunk is being relayed. Lines forwarded unchanged are views
+ * into the chunk they arrived in, so consecutive ones are adjacent in memory: they are merged back
+ * into one view and leave as one write. A chunk of a thousand small lines costs one write, not a
+ * thousand, and the bytes are the very bytes that arrived. Outside a batch, writes go straight out.
+ */
+export class BatchWriter {
+  private pending: Buffer | undefined;
+  private depth = 0;
+
+  constructor(readonly stream: Writable) {}
+
+  write(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    if (this.depth === 0) return safeWrite(this.stream, bytes);
+    const last = this.pending;
+    if (last && last.buffer === bytes.buffer && last.byteOffset + last.length === bytes.byteOffset) {
+      this.pending = Buffer.from(last.buffer, last.byteOffset, last.length + bytes.length);
+      return;
+    }
+    if (last) safeWrite(this.stream, last);
+    this.pending = bytes;
+  }
+
+  /** Run `work` with writes batched; what it wrote leaves (in order) when the outermost batch ends. */
+  batch(work: () => void): void {
+    this.depth++;
+    try {
+      work();
+    } finally {
+      if (--this.depth === 0) this.flush();
+    }
+  }
+
+  private flush(): void {
+    const last = this.pending;
+    this.pending = undefined;
+    if (last) safeWrite(this.stream, last);
+  }
+}
+
+/**
+ * Feed a byte stream line by line to `onLine`; lines over the maximum go straight to `sink`
+ * uninspected. Backpressure: while `sink` needs draining, the source is paused. `onEnd` runs once,
+ * when the source ends, fails or is stopped. Each chunk is relayed inside a batch of every writer
+ * in `batches` (the sink's and the other direction's, since an answer may go back the other way).
  */
 export function pumpLines(options: {
   source: Readable;
-  sink: Writable;
+  sink: BatchWriter;
   onLine: (line: Buffer) => void;
   onEnd: () => void;
   maxLineBytes?: number;
-}): void {
+  batches?: readonly BatchWriter[];
+}): Pump {
   const { source, sink } = options;
   const splitter = new LineSplitter({
     line: options.onLine,
-    oversized: (bytes) => { if (bytes.length) safeWrite(sink, bytes); },
+    oversized: (bytes) => sink.write(bytes),
   }, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  const batches = options.batches ?? [sink];
+  const inBatches = (work: () => void, i = 0): void => {
+    if (i === batches.length) return work();
+    batches[i]!.batch(() => inBatches(work, i + 1));
+  };
+  let ended = false;
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    inBatches(() => splitter.end());
+    options.onEnd();
+  };
+  const resume = () => { if (!ended) source.resume(); };
   source.on('data', (chunk: Buffer) => {
-    splitter.push(chunk);
-    if (sink.writableNeedDrain && !source.isPaused()) {
+    inBatches(() => splitter.push(chunk));
+    if (sink.stream.writableNeedDrain && !source.isPaused()) {
       source.pause();
-      sink.once('drain', () => source.resume());
+      sink.stream.once('drain', resume);
     }
   });
-  source.on('end', () => {
-    splitter.end();
-    options.onEnd();
-  });
-  source.on('error', () => { /* treated as end: the 'close' path settles everything */ });
+  source.on('end', finish);
+  // A failed or closed source is an end too: whoever waits for it must not wait forever.
+  source.on('error', finish);
+  source.on('close', finish);
+  return {
+    stop: () => {
+      if (ended) return;
+      source.removeAllListeners('data');
+      source.destroy();
+      finish();
+    },
+  };
 }
 
 /** Write without throwing on a closed peer; the lifecycle code notices closes separately. */

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { Broker, type BrokerDeps } from '../broker/broker.js';
-import { pumpLines, safeWrite } from './connect.js';
+import { ACP } from '../protocol/acp.js';
+import { encode } from '../protocol/jsonrpc.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../protocol/line-splitter.js';
+import { BatchWriter, pumpLines } from './connect.js';
 
 export interface AgentSession {
   /** The agent's exit code (128+signal when killed), once it has exited and its output is relayed. */
@@ -20,11 +23,36 @@ export interface RunAgentOptions {
   readonly cwd?: string;
   /** After client EOF, how long the agent may take to exit before it is terminated. */
   readonly graceMs?: number;
+  /**
+   * Lines longer than this pass through uninspected. Default: `ACP_BROKER_MAX_LINE_BYTES` from the
+   * environment, else 64 MiB.
+   */
   readonly maxLineBytes?: number;
   readonly deps: Omit<BrokerDeps, 'toAgent' | 'toClient'>;
 }
 
 const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
+
+/**
+ * After the agent exits, its stdout is read until it ends. A process the agent started may hold it
+ * open: then reading stops once nothing has arrived for QUIET_MS, or after AFTER_EXIT_MS of reading
+ * in all (time the client spends not reading does not count: a slow client still gets everything).
+ */
+const QUIET_MS = 1000;
+const AFTER_EXIT_MS = 5000;
+const POLL_MS = 100;
+
+/** Agent→client requests the broker answers or refuses itself: never forwarded unchecked. */
+const INTERCEPTED: ReadonlySet<string> = new Set([ACP.requestPermission, ACP.fsRead, ACP.fsWrite, ACP.terminalCreate]);
+const INTERNAL_ERROR = -32603;
+
+/** The env fallback for the line maximum (a positive integer of bytes), for tests and emergencies. */
+export function maxLineBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.ACP_BROKER_MAX_LINE_BYTES;
+  if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
+  const n = Number(raw);
+  return n >= 1 ? n : undefined;
+}
 
 /** Spawn the agent and relay both directions through the broker until the agent exits. */
 export function runAgent(options: RunAgentOptions): AgentSession {
@@ -33,15 +61,23 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   });
   const agentIn = child.stdin!;
   const agentOut = child.stdout!;
+  const maxLineBytes = options.maxLineBytes ?? maxLineBytesFrom(process.env) ?? DEFAULT_MAX_LINE_BYTES;
   agentIn.on('error', () => { /* the agent closed its stdin or died; exit handling follows */ });
   options.clientOut.on('error', () => clientGone());
+  // An editor that closed our stderr must not take the broker down: there is just nobody to tell.
+  options.stderr.on('error', () => {});
+  child.stderr!.on('error', () => {});
   child.stderr!.pipe(options.stderr, { end: false });
+  const warn = (message: string) => { if (!options.stderr.destroyed) options.stderr.write(`${message}\n`); };
 
-  const broker = new Broker({
-    ...options.deps,
-    toAgent: (bytes) => safeWrite(agentIn, bytes),
-    toClient: (bytes) => safeWrite(options.clientOut, bytes),
-  });
+  const agentWriter = new BatchWriter(agentIn);
+  const clientWriter = new BatchWriter(options.clientOut);
+  const batches = [agentWriter, clientWriter];
+  // Counts what the broker writes, so a line it failed on can be told apart from one it acted on.
+  let brokerWrites = 0;
+  const toAgent = (bytes: Buffer) => { brokerWrites++; agentWriter.write(bytes); };
+  const toClient = (bytes: Buffer) => { brokerWrites++; clientWriter.write(bytes); };
+  const broker = new Broker({ ...options.deps, toAgent, toClient });
 
   let agentExited = false;
   let terminateTimer: NodeJS.Timeout | undefined;
@@ -59,44 +95,102 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const clientGone = () => stopAgent();
 
   pumpLines({
-    source: options.clientIn, sink: agentIn, maxLineBytes: options.maxLineBytes,
-    onLine: (line) => broker.fromClient(line),
+    source: options.clientIn, sink: agentWriter, maxLineBytes, batches,
+    onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
     onEnd: () => stopAgent(),
   });
   let agentOutputEnded: () => void;
   const outputDone = new Promise<void>((resolve) => { agentOutputEnded = resolve; });
-  let lastOutputActivity = Date.now();
-  agentOut.on('data', () => { lastOutputActivity = Date.now(); });
-  options.clientOut.on('drain', () => { lastOutputActivity = Date.now(); });
-  pumpLines({
-    source: agentOut, sink: options.clientOut, maxLineBytes: options.maxLineBytes,
-    onLine: (line) => broker.fromAgent(line),
+  let lastOutput = Date.now();
+  agentOut.on('data', () => { lastOutput = Date.now(); });
+  const agentPump = pumpLines({
+    source: agentOut, sink: clientWriter, maxLineBytes, batches,
+    onLine: guarded('agent', (line) => broker.fromAgent(line), (line) => clientWriter.write(line)),
     onEnd: () => agentOutputEnded(),
   });
+
+  /**
+   * A line the broker threw on (a bug, or input it did not foresee) must neither crash the relay nor
+   * slip through unchecked: an intercepted request gets an error answer (never an allow), anything
+   * else is forwarded unchanged. If the broker already wrote something for the line, that stands.
+   */
+  function guarded(from: 'agent' | 'client', handle: (line: Buffer) => void, forward: (line: Buffer) => void): (line: Buffer) => void {
+    return (line) => {
+      const before = brokerWrites;
+      try {
+        handle(line);
+      } catch (error) {
+        warn(`acp-broker: internal error on a line from the ${from}: ${(error as Error)?.stack ?? String(error)}`);
+        if (brokerWrites !== before) return;
+        const request = from === 'agent' ? interceptedRequestId(line) : undefined;
+        if (request) {
+          agentWriter.write(encode({
+            jsonrpc: '2.0', id: request.id,
+            error: { code: INTERNAL_ERROR, message: `acp-broker could not check this ${request.method} request; it was not relayed` },
+          }));
+        } else {
+          forward(line);
+        }
+      }
+    };
+  }
 
   const exitCode = new Promise<number>((resolve) => {
     child.on('error', (error) => {
       agentExited = true;
-      options.stderr.write(`acp-broker: cannot start the agent \`${options.command}\`: ${error.message}\n`);
+      warn(`acp-broker: cannot start the agent \`${options.command}\`: ${error.message}`);
       broker.shutdown();
       resolve(127);
     });
     child.on('exit', (code, signal) => {
       agentExited = true;
       if (terminateTimer) clearTimeout(terminateTimer);
-      // Relay everything the agent wrote before it died, however slowly the client reads, but do
-      // not wait forever for a stdout that a grandchild process holds open without writing.
-      const drained = Promise.race([outputDone, new Promise<void>((r) => {
-        const poll = setInterval(() => {
-          if (Date.now() - lastOutputActivity > 1000 && !options.clientOut.writableNeedDrain) { clearInterval(poll); r(); }
-        }, 200);
-        void outputDone.then(() => clearInterval(poll));
-      })]);
-      void drained.then(() => {
+      void agentOutputRelayed().then(() => {
         broker.shutdown();
         resolve(code ?? 128 + (SIGNAL_NUMBERS[signal ?? ''] ?? 1));
       });
     });
   });
+
+  /**
+   * Relay everything the agent wrote before it died, however slowly the client reads, but do not
+   * wait forever for a stdout that a grandchild process holds open, silent or not.
+   */
+  function agentOutputRelayed(): Promise<void> {
+    let reading = 0;
+    let last = Date.now();
+    return Promise.race([outputDone, new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        const now = Date.now();
+        // While the client is not reading, the agent's output is paused: that time is the client's.
+        if (options.clientOut.writableNeedDrain) lastOutput = now;
+        else reading += now - last;
+        last = now;
+        if (now - lastOutput > QUIET_MS || reading > AFTER_EXIT_MS) {
+          clearInterval(poll);
+          agentPump.stop();
+          resolve();
+        }
+      }, POLL_MS);
+      void outputDone.then(() => clearInterval(poll));
+    })]);
+  }
+
   return { exitCode, broker, child };
+}
+
+/** The id and method of an agent→client request the broker intercepts, if the line is one. */
+function interceptedRequestId(line: Buffer): { id: string | number | null; method: string } | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(line.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
+  const m = message as Record<string, unknown>;
+  const id = m.id;
+  if (typeof m.method !== 'string' || !(typeof id === 'string' || typeof id === 'number' || id === null)) return undefined;
+  // JSON may spell the method with escapes; JSON.parse has already undone them.
+  return INTERCEPTED.has(m.method) ? { id, method: m.method } : undefined;
 }

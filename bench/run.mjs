@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: what the broker costs, as ratios against the same work without it, measured in
+ * one run with broker and baseline runs interleaved (absolute times on shared machines are noise;
+ * ratios measured side by side are not). Uses the built dist/ (builds it when missing).
+ *
+ *   node bench/run.mjs                 all figures, table on stdout, bench/RESULTS.md rewritten
+ *   node bench/run.mjs --quick         fewer runs and smaller workloads (a smoke test, not figures)
+ *   node bench/run.mjs --only stream,startup,decisions,inprocess,memory
+ *   node bench/run.mjs --no-write      do not rewrite bench/RESULTS.md
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AGENTS, CLI, finish, generatePolicy, lineWaiter, machine, median, memoryMb, ROOT, start } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes('--quick');
+const ONLY = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : undefined;
+const WRITE = !argv.includes('--no-write') && !QUICK;
+const want = (name) => !ONLY || ONLY.has(name);
+
+const NODE = process.execPath;
+const work = mkdtempSync(join(tmpdir(), 'acp-broker-bench-'));
+const policy = generatePolicy();
+const POLICY = join(work, 'policy-200.yaml');
+writeFileSync(POLICY, policy.text);
+const DEFAULT_POLICY = join(ROOT, 'policies', 'default.yaml');
+const NOTES_MARKER = '<!-- analysis: kept across runs of bench/run.mjs -->';
+
+/**
+ * The broker around an agent. Its state directory (audit, grants, the record of policies already
+ * validated) is new for each run unless `home` is given: a reused one is the warm case, an editor
+ * launching the broker again with a policy it has seen before.
+ */
+function brokerArgs(agent, policyFile = POLICY, home = mkdtempSync(join(work, 'home-'))) {
+  return { command: NODE, args: [CLI, 'run', '--policy', policyFile, '--', NODE, ...agent], env: { ACP_BROKER_HOME: home }, cwd: home };
+}
+const direct = (agent) => ({ command: NODE, args: agent, env: {}, cwd: work });
+
+function log(message) {
+  process.stderr.write(`${message}\n`);
+}
+
+/** Run `pairs` interleaved pairs (order alternating) of two measurements; medians and ratio. */
+async function interleaved(pairs, broker, baseline) {
+  const b = [];
+  const a = [];
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) { a.push(await baseline()); b.push(await broker()); } else { b.push(await broker()); a.push(await baseline()); }
+  }
+  const ratios = b.map((x, i) => x / a[i]);
+  return { broker: median(b), baseline: median(a), ratio: median(b) / median(a), pairRatios: [Math.min(...ratios), Math.max(...ratios)], runs: pairs };
+}
+
+// ------------------------------------------------------------------------------------------------
+// stream: the agent's output relayed to a client that reads as fast as it can.
+
+async function streamOnce(target, env) {
+  let ready = false;
+  let expected = 0;
+  let received = 0;
+  let head = '';
+  let t0 = 0;
+  let t1 = 0;
+  let resolveDone;
+  const done = new Promise((r) => { resolveDone = r; });
+  const session = start(target.command, target.args, {
+    env: { ...target.env, ...env }, cwd: target.cwd,
+    onData: (chunk, s) => {
+      if (!ready) {
+        head += chunk.toString('utf8', 0, Math.min(chunk.length, 4096));
+        if (head.includes('"warm-up"') && head.includes('request_permission')) {
+          // No broker: the client answers the warm-up request itself.
+          s.send(JSON.stringify({ jsonrpc: '2.0', id: 'warm-up', result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
+          head = head.slice(head.indexOf('\n') + 1);
+        }
+        const at = head.indexOf('_bench/ready');
+        if (at === -1) return;
+        const nl = head.indexOf('\n', at);
+        if (nl === -1) return;
+        const message = JSON.parse(head.slice(head.lastIndexOf('\n', at) + 1, nl));
+        expected = message.params.bytes;
+        ready = true;
+        head = '';
+        // (The agent writes nothing after its ready line until it reads `go`.)
+        t0 = performance.now();
+        s.send('go');
+        return;
+      }
+      received += chunk.length;
+      if (received >= expected && !t1) { t1 = performance.now(); resolveDone(); }
+    },
+  });
+  await Promise.race([done, session.exit.then(() => { throw new Error(`stream run ended early: ${session.stderr()}`); })]);
+  await finish(session);
+  return t1 - t0;
+}
+
+async function streamFigure(writes) {
+  const pairs = QUICK ? 2 : 5;
+  const env = { WRITES: writes, ...(QUICK ? { SMALL: '20000', BIG: '4' } : {}) };
+  const agent = [join(AGENTS, 'stream-agent.mjs')];
+  await streamOnce(direct(agent), env); // warm the file cache
+  return interleaved(pairs, () => streamOnce(brokerArgs(agent), env), () => streamOnce(direct(agent), env));
+}
+
+// ------------------------------------------------------------------------------------------------
+// start-up: spawn → `initialize` answered.
+
+async function startupOnce(target) {
+  const waiter = lineWaiter();
+  const t0 = performance.now();
+  const session = start(target.command, target.args, { env: { ...target.env, MODE: 'init' }, cwd: target.cwd, onLine: waiter.onLine });
+  session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+  await waiter.wait(session, (l) => l.includes('"id":0') && l.includes('"result"'), 'the initialize answer');
+  const ms = performance.now() - t0;
+  await finish(session);
+  return ms;
+}
+
+async function startupFigure() {
+  const runs = QUICK ? 3 : 11;
+  const agent = [join(AGENTS, 'rpc-agent.mjs')];
+  const bare = { command: NODE, args: [join(ROOT, 'bench', 'bare-relay.mjs'), '--', NODE, ...agent], env: {}, cwd: work };
+  const warmHome = mkdtempSync(join(work, 'home-warm-'));
+  const warmHome200 = mkdtempSync(join(work, 'home-warm200-'));
+  const variants = {
+    agent: () => startupOnce(direct(agent)),
+    bare: () => startupOnce(bare),
+    broker: () => startupOnce(brokerArgs(agent, DEFAULT_POLICY, warmHome)),
+    broker200: () => startupOnce(brokerArgs(agent, POLICY, warmHome200)),
+    cold: () => startupOnce(brokerArgs(agent, DEFAULT_POLICY)),
+  };
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (const name of Object.keys(variants)) await variants[name](); // warm caches
+  const order = Object.keys(variants);
+  for (let i = 0; i < runs; i++) {
+    for (let j = 0; j < order.length; j++) {
+      const name = order[(i + j) % order.length];
+      times[name].push(await variants[name]());
+    }
+  }
+  const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  // Per-round differences: the broker against the bare relay measured in the same round.
+  const addedBy = (name) => median(times[name].map((t, i) => t - times.bare[i]));
+  return { ...m, added: addedBy('broker'), added200: addedBy('broker200'), addedCold: addedBy('cold'), runs };
+}
+
+// ------------------------------------------------------------------------------------------------
+// decisions: N permission requests, one round trip each.
+
+async function decisionsOnce(target, n, answerAll) {
+  const waiter = lineWaiter();
+  const session = start(target.command, target.args, {
+    env: { ...target.env, MODE: 'decisions', N: String(n) }, cwd: target.cwd,
+    onLine: (text, s) => {
+      if (answerAll && text.includes('"session/request_permission"')) {
+        // The client with no broker in between: parse and answer at once.
+        const m = JSON.parse(text);
+        s.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
+      }
+      waiter.onLine(text, s);
+    },
+  });
+  await waiter.wait(session, (l) => l.includes('_bench/ready'), 'ready');
+  session.send('go');
+  const result = JSON.parse(await waiter.wait(session, (l) => l.includes('_bench/result'), 'the result'));
+  await finish(session);
+  return result.params.ms;
+}
+
+async function decisionsFigure() {
+  const pairs = QUICK ? 2 : 5;
+  const n = QUICK ? 500 : 5000;
+  const agent = [join(AGENTS, 'rpc-agent.mjs')];
+  await decisionsOnce(direct(agent), n, true);
+  const result = await interleaved(pairs, () => decisionsOnce(brokerArgs(agent), n, false), () => decisionsOnce(direct(agent), n, true));
+  return { ...result, n, perCallBroker: result.broker / n * 1000, perCallBaseline: result.baseline / n * 1000 };
+}
+
+// ------------------------------------------------------------------------------------------------
+// memory: a long session of tool calls through one broker; RSS sampled every CHECK calls.
+
+async function memoryFigure() {
+  const n = QUICK ? 10_000 : 100_000;
+  const check = QUICK ? 2_000 : 10_000;
+  const agent = [join(AGENTS, 'rpc-agent.mjs')];
+  const target = brokerArgs(agent);
+  const samples = [];
+  const waiter = lineWaiter();
+  const t0 = performance.now();
+  const session = start(target.command, target.args, {
+    env: { ...target.env, MODE: 'memory', N: String(n), CHECK: String(check) }, cwd: target.cwd,
+    onLine: (text, s) => {
+      if (text.includes('_bench/progress')) {
+        const { n: calls } = JSON.parse(text).params;
+        samples.push({ calls, ...memoryMb(s.child.pid), seconds: (performance.now() - t0) / 1000 });
+        s.send(JSON.stringify({ jsonrpc: '2.0', method: '_bench/continue' }));
+      }
+      waiter.onLine(text, s);
+    },
+  });
+  await waiter.wait(session, (l) => l.includes('_bench/ready'), 'ready');
+  session.send('go');
+  await waiter.wait(session, (l) => l.includes('_bench/result'), 'the result');
+  await finish(session);
+  return { n, check, samples };
+}
+
+// ------------------------------------------------------------------------------------------------
+// in-process: shell analysis + facts + evaluation per call (bench/shell-eval.mjs, the shell owner's).
+
+function inprocessFigure() {
+  const script = join(ROOT, 'bench', 'shell-eval.mjs');
+  if (!existsSync(script)) return { error: 'bench/shell-eval.mjs is missing' };
+  const run = spawnSync(NODE, [script, '--json'], { encoding: 'utf8', timeout: 300_000 });
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    return { error: `bench/shell-eval.mjs failed: ${run.stderr.slice(-500)}` };
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+
+function fmt(n, digits = 0) {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}
+
+async function main() {
+  if (!existsSync(CLI)) {
+    log('dist/ is missing: building it (tsc)…');
+    execFileSync(NODE, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
+  }
+  const started = Date.now();
+  const loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  const rows = [];
+  const notes = [];
+  const row = (figure, measured, baseline, compare, target, pass) => rows.push({ figure, measured, baseline, compare, target, result: pass === undefined ? '—' : pass ? 'PASS' : 'MISS' });
+
+  if (want('stream')) {
+    for (const writes of ['per-message', 'batched']) {
+      log(`stream (${writes} writes)…`);
+      const s = await streamFigure(writes);
+      row(`stream: 200k small + 40×1 MiB lines, ${writes} writes`, `${fmt(s.broker)} ms`, `${fmt(s.baseline)} ms direct`,
+        `×${fmt(s.ratio, 2)} (pairs ×${fmt(s.pairRatios[0], 2)}–×${fmt(s.pairRatios[1], 2)})`, '≤ ×1.20', s.ratio <= 1.2);
+    }
+  }
+  if (want('startup')) {
+    log('start-up…');
+    const s = await startupFigure();
+    row('start-up: spawn → initialize answered (default policy, seen before)', `${fmt(s.broker)} ms`, `${fmt(s.bare)} ms bare relay`,
+      `+${fmt(s.added)} ms`, '≤ +30 ms', s.added <= 30);
+    row('start-up, 200-rule policy, seen before', `${fmt(s.broker200)} ms`, `${fmt(s.bare)} ms bare relay`, `+${fmt(s.added200)} ms`, '≤ +30 ms', s.added200 <= 30);
+    row('start-up, default policy, first start (cold state dir)', `${fmt(s.cold)} ms`, `${fmt(s.bare)} ms bare relay`, `+${fmt(s.addedCold)} ms`, '≤ +30 ms', s.addedCold <= 30);
+    notes.push(`start-up medians over ${s.runs} rounds: agent alone ${fmt(s.agent)} ms, bare Node relay ${fmt(s.bare)} ms, broker ${fmt(s.broker)} ms (default policy, state dir reused), ${fmt(s.broker200)} ms (200 rules, reused), ${fmt(s.cold)} ms (default policy, new state dir: the policy's examples are checked before the agent is spawned). "+ms" is the median of per-round differences against the bare relay.`);
+  }
+  if (want('decisions')) {
+    log('decisions…');
+    const d = await decisionsFigure();
+    row(`decisions: ${d.n} round trips, 200-rule policy`, `${fmt(d.broker)} ms (${fmt(d.perCallBroker)} µs/call)`,
+      `${fmt(d.baseline)} ms client answers (${fmt(d.perCallBaseline)} µs/call)`, `×${fmt(d.ratio, 2)} (pairs ×${fmt(d.pairRatios[0], 2)}–×${fmt(d.pairRatios[1], 2)})`, '≤ ×1.30', d.ratio <= 1.3);
+  }
+  if (want('inprocess')) {
+    log('in-process decision cost (bench/shell-eval.mjs)…');
+    const p = inprocessFigure();
+    if (p.error) {
+      row('in-process: shell analysis + policy evaluation', 'error', '', p.error, '', false);
+    } else {
+      for (const r of p.rows) {
+        const example = r.example ?? r.line ?? r.sample;
+        row(`in-process, ${p.rules ?? 200} rules: ${r.case ?? r.name}${example ? ` (\`${example}\`)` : ''}`, `${fmt(r.medianUs ?? r.us, 2)} µs`, '', r.decision ?? '',
+          `≤ ${r.targetUs ?? r.target} µs`, r.pass ?? (r.medianUs ?? r.us) <= (r.targetUs ?? r.target));
+      }
+    }
+  }
+  if (want('memory')) {
+    log('memory (long session)…');
+    const m = await memoryFigure();
+    const first = m.samples[0];
+    const last = m.samples.at(-1);
+    const growth = last.rss - first.rss;
+    row(`memory: broker RSS over ${m.n.toLocaleString('en')} tool calls`, `${fmt(last.rss, 1)} MB at ${last.calls.toLocaleString('en')} (peak ${fmt(last.peak, 1)})`,
+      `${fmt(first.rss, 1)} MB at ${first.calls.toLocaleString('en')} (peak ${fmt(first.peak, 1)})`, `${growth >= 0 ? '+' : ''}${fmt(growth, 1)} MB`, 'flat: ≤ +10 MB', growth <= 10);
+    notes.push(`memory samples (calls: RSS MB / peak MB, elapsed s): ${m.samples.map((s) => `${s.calls / 1000}k: ${fmt(s.rss, 1)}/${fmt(s.peak, 1)}, ${fmt(s.seconds, 1)} s`).join('; ')}.`);
+  }
+
+  const elapsed = (Date.now() - started) / 1000;
+  const table = [
+    '| figure | broker | without broker | ratio / added | target | result |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${[r.figure, r.measured, r.baseline, r.compare, r.target, r.result].map((c) => String(c).replaceAll('|', '\\|')).join(' | ')} |`),
+  ].join('\n');
+  const m = machine();
+  const header = `${new Date().toISOString().slice(0, 10)} · nproc ${m.cpus} (${m.model ?? 'unknown'}) · ${m.memoryGb} GB RAM · node ${m.node} · ${m.platform} · load average at start ${loadAtStart} · bench took ${fmt(elapsed)} s`;
+  process.stdout.write(`\n${header}\n\n${table}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
+  if (WRITE) writeResults(header, table, notes);
+  rmSync(work, { recursive: true, force: true });
+  if (rows.some((r) => r.result === 'MISS')) process.exitCode = 1;
+}
+
+function writeResults(header, table, notes) {
+  const text = `# Benchmark results
+
+Measured by \`npm run bench\` (\`bench/run.mjs\`). Every broker figure is compared with the same work
+without the broker, measured in the same run with the two interleaved: on these shared machines
+absolute times are noise, ratios measured side by side are not. Rerun after a change and compare the
+ratio column; a MISS is a regression (or a target not met yet).
+
+**${header}**
+
+${table}
+
+${notes.map((n) => `- ${n}`).join('\n')}
+
+How each figure is measured:
+
+- **stream** — an agent (\`bench/agents/stream-agent.mjs\`) writes 200,000 small \`session/update\`
+  notifications with forty 1 MiB lines among them; the client reads its stdout as fast as it can.
+  Timed from the client's \`go\` to the last byte read, so process start is not in it. Baseline: the
+  client reads the agent's stdout directly. Median of 5 interleaved pairs. \`per-message\` writes each
+  message separately (what the ACP SDK does); \`batched\` gathers 64 KiB per write (a buffered agent —
+  the harder case for a relay, since the relay then does per-line work the agent did not).
+- **start-up** — from spawning to the \`initialize\` answer, against \`bench/bare-relay.mjs\` (Node
+  spawning the agent and piping stdio, nothing else: the floor for any Node middleware), measured in
+  the same rounds (11 rounds, order rotated). The broker loads the policy, the YAML parser, the
+  tree-sitter parser and the grants store while the agent starts; decisions wait for them.
+- **decisions** — the agent sends 5,000 permission requests (\`echo N && git status\`), each after the
+  previous answer; the broker decides them with a generated 200-rule policy. Baseline: the client
+  answers each at once (both are two pipe hops). Timed by the agent, after a warm-up request.
+- **in-process** — \`bench/shell-eval.mjs\` (shell analysis + facts + evaluation of one call against a
+  200-rule policy; distinct lines vary a number so no cache hides the parse).
+- **memory** — one broker, 100,000 tool calls (\`tool_call\` → permission request → answer →
+  \`tool_call_update\` completed, distinct ids); the broker's RSS (and peak, VmHWM) read from /proc at
+  fixed points (the agent waits while it is read). Flat means: state is evicted, nothing grows per call.
+`;
+  // Hand-written analysis below the marker survives reruns.
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const kept = previous.includes(NOTES_MARKER) ? previous.slice(previous.indexOf(NOTES_MARKER)) : `${NOTES_MARKER}\n`;
+  writeFileSync(file, `${text}\n${kept}`);
+  log('wrote bench/RESULTS.md');
+}
+
+await main();
