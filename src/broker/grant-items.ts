@@ -19,8 +19,15 @@ export function subjectFor(item: CallItem, facts: CallFacts): GrantSubject | und
 
 /** Remembered decisions as the evaluator sees them; a deny grant wins over an allow grant. */
 export function grantLookup(store: GrantStore, now: () => Date): GrantLookup {
+  // One read of the store per call judged, not per item: each read may stat the file.
+  let lastFacts: CallFacts | undefined;
+  let lastGrants: readonly Grant[] = [];
   return (item, facts) => {
-    const grants = store.list();
+    if (facts !== lastFacts) {
+      lastFacts = facts;
+      lastGrants = store.list();
+    }
+    const grants = lastGrants;
     if (grants.length === 0) return undefined;
     const grantItem = toGrantItem(item, facts);
     const context = { workspace: facts.workspace, now: now(), ...(facts.agent !== undefined ? { agent: facts.agent } : {}) };
