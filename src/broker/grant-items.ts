@@ -19,13 +19,15 @@ export function subjectFor(item: CallItem, facts: CallFacts): GrantSubject | und
 
 /** Remembered decisions as the evaluator sees them; a deny grant wins over an allow grant. */
 export function grantLookup(store: GrantStore, now: () => Date): GrantLookup {
-  // One read of the store per call judged, not per item: each read may stat the file.
+  // One read of the store per call judged, not per item (each read may stat the file). The memo
+  // lives only for the current synchronous evaluation, so a grant added later is always seen.
   let lastFacts: CallFacts | undefined;
   let lastGrants: readonly Grant[] = [];
   return (item, facts) => {
     if (facts !== lastFacts) {
       lastFacts = facts;
       lastGrants = store.list();
+      queueMicrotask(() => { lastFacts = undefined; });
     }
     const grants = lastGrants;
     if (grants.length === 0) return undefined;
