@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { harness, policyFrom } from '../helpers/harness.js';
+import { CLAUDE_OPTIONS, harness, policyFrom } from '../helpers/harness.js';
 
 const SID = 'sess-1';
 const WS = '/home/dev/project';
-const CLAUDE_OPTIONS = [
-  { optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' },
-  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-];
 
 const POLICY = `
 version: 1

@@ -3,16 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileGrantStore } from '../../src/grants/file-store.js';
 import type { GrantStoreProblem } from '../../src/grants/store.js';
-import { harness, policyFrom } from '../helpers/harness.js';
+import { CLAUDE_OPTIONS, harness, policyFrom } from '../helpers/harness.js';
 import { tempDir } from '../helpers/cli.js';
 
 const WS = '/home/dev/project-x';
 const OTHER = '/home/dev/project-y';
-const OPTIONS = [
-  { optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' },
-  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-];
+const OPTIONS = CLAUDE_OPTIONS;
 const POLICY = `
 version: 1
 default: ask

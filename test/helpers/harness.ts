@@ -89,3 +89,10 @@ rules:
     reason: nothing today
     match: { kind: [read, edit, delete, move, search, execute, think, fetch, other, switch_mode] }
 `;
+
+/** The options claude-code-acp 0.16 offers (see test/fixtures/captures). */
+export const CLAUDE_OPTIONS = [
+  { optionId: 'allow_always', name: 'Always Allow', kind: 'allow_always' },
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
