@@ -55,7 +55,7 @@ export interface StartingEngine {
  * unless this exact content passed before, they are checked before returning too. The parser and
  * the layered policy then finish loading in the background while the agent boots.
  */
-export async function startEngine(args: ParsedArgs, stderr: (s: string) => void, options: { watch?: boolean } = {}): Promise<StartingEngine | undefined> {
+export async function startEngine(args: ParsedArgs, stderr: (s: string) => void, options: { watch?: boolean; after?: Promise<void> } = {}): Promise<StartingEngine | undefined> {
   const dirs = brokerDirs();
   const sources = policySources(args, dirs);
   const texts: string[] = [];
@@ -68,11 +68,14 @@ export async function startEngine(args: ParsedArgs, stderr: (s: string) => void,
     }
   }
   // Loaded lazily and in parallel: the wasm parser is the slowest part of starting.
-  const shellLoading = import('../shell/index.js').then((m) => m.createShellAnalyzer());
-  shellLoading.catch(() => {});
+  const loadShell = () => import('../shell/index.js').then((m) => m.createShellAnalyzer());
   const checked = new CheckedPolicies(dirs.state);
-  // Content that fully validated before is known good: the agent can start before YAML even loads.
-  if (problems.length > 0 || !checked.allChecked(texts)) {
+  // Content that fully validated before is known good: the agent can start before YAML even loads,
+  // and the parser may wait for `after`. Anything else is validated now, parser and all.
+  const known = problems.length === 0 && checked.allChecked(texts);
+  const shellLoading = known && options.after ? options.after.then(loadShell) : loadShell();
+  shellLoading.catch(() => {});
+  if (!known) {
     const [{ loadPolicyText }, { checkExamples }] = await Promise.all([import('../policy/load.js'), import('../policy/examples.js')]);
     const parsed = sources.flatMap((source, i) => {
       const text = texts[i];

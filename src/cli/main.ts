@@ -11,7 +11,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.command === 'help' || (args.flags.has('--help'))) { process.stderr.write(`${USAGE}\n`); return 0; }
   switch (args.command) {
     // Each command's modules load only when it runs: start-up time is the agent's start-up time.
-    case 'run': return (await import('./run.js')).runCommand(args);
+    case 'run': {
+      const early = args.flags.has('--help') ? undefined : (await import('./early-start.js')).earlyStart(args);
+      return (await import('./run.js')).runCommand(args, early);
+    }
     case 'exec': return (await import('./exec.js')).execCommand(args);
     case 'check': return (await import('./check.js')).checkCommand(args, io());
     case 'validate': return (await import('./policy-commands.js')).validateCommand(args, io());

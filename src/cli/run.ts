@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { fileAuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import type { EarlyChild } from '../relay/early-child.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 
 /** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
-export async function runCommand(args: ParsedArgs): Promise<number> {
+export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<number> {
   if (args.agent.length === 0) throw new BrokerError('usage', 'missing the agent command: acp-broker run [options] -- AGENT_COMMAND [ARGS...]');
   const [command, ...agentArgs] = args.agent as [string, ...string[]];
   if (process.stdin.isTTY && process.stdout.isTTY) {
@@ -17,8 +18,15 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     return runInteractive(command, agentArgs);
   }
   const stderr = (s: string) => process.stderr.write(s);
-  const starting = await startEngine(args, stderr, { watch: true });
-  if (!starting) return 2;
+  // With an early agent, the heavy loading waits until the agent has spoken (or a second has passed),
+  // so it does not compete with the agent's own start-up for the CPU.
+  let startLoading: () => void = () => {};
+  const loadingGate = early ? new Promise<void>((resolve) => { startLoading = resolve; }) : Promise.resolve();
+  const starting = await startEngine(args, stderr, { watch: true, after: loadingGate });
+  if (!starting) {
+    early?.process.kill('SIGTERM');
+    return 2;
+  }
   let engine: Engine | undefined;
   // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
   // with the agent's own start-up.
@@ -26,13 +34,13 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
   const grants = new LateGrantStore();
-  const decisionsReady = Promise.all([starting.ready, openGrantStore(dirs, audit, stderr)])
+  const decisionsReady = Promise.all([starting.ready, loadingGate.then(() => openGrantStore(dirs, audit, stderr))])
     .then(([ready, store]) => { engine = ready; grants.attach(store); });
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
   const timeout = single(args, '--timeout');
   if (timeout !== undefined && !(Number(timeout) > 0)) throw new BrokerError('usage', '--timeout takes a number of seconds greater than 0');
   const session = runAgent({
-    command, args: agentArgs, clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
+    command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
       // Used only once decisionsReady has resolved (the broker holds decisions until then).
       policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
@@ -41,6 +49,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });
+  if (early) {
+    session.child.stdout?.once('data', () => setImmediate(startLoading));
+    setTimeout(startLoading, 1000).unref();
+  }
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => session.child.kill(signal));
   }

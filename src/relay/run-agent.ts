@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { Broker, type BrokerDeps } from '../broker/broker.js';
 import { ACP } from '../protocol/acp.js';
 import { encode } from '../protocol/jsonrpc.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/line-splitter.js';
 import { BatchWriter, pumpLines } from './connect.js';
+import { spawnEarly, type EarlyChild } from './early-child.js';
 
 export interface AgentSession {
   /** The agent's exit code (128+signal when killed), once it has exited and its output is relayed. */
@@ -28,6 +29,8 @@ export interface RunAgentOptions {
    * environment, else 64 MiB.
    */
   readonly maxLineBytes?: number;
+  /** An agent spawned earlier (see cli/early-start.ts); `command`/`args` then only name it in messages. */
+  readonly child?: EarlyChild;
   readonly deps: Omit<BrokerDeps, 'toAgent' | 'toClient'>;
 }
 
@@ -56,9 +59,10 @@ export function maxLineBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
 
 /** Spawn the agent and relay both directions through the broker until the agent exits. */
 export function runAgent(options: RunAgentOptions): AgentSession {
-  const child = spawn(options.command, [...options.args], {
-    stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env, ...(options.cwd ? { cwd: options.cwd } : {}),
+  const early = options.child ?? spawnEarly(options.command, options.args, {
+    ...(options.env ? { env: options.env } : {}), ...(options.cwd ? { cwd: options.cwd } : {}),
   });
+  const child = early.process;
   const agentIn = child.stdin!;
   const agentOut = child.stdout!;
   const maxLineBytes = options.maxLineBytes ?? maxLineBytesFrom(process.env) ?? DEFAULT_MAX_LINE_BYTES;
@@ -136,20 +140,29 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   }
 
   const exitCode = new Promise<number>((resolve) => {
-    child.on('error', (error) => {
+    const onError = (error: Error) => {
       agentExited = true;
       warn(`acp-broker: cannot start the agent \`${options.command}\`: ${error.message}`);
       broker.shutdown();
       resolve(127);
-    });
-    child.on('exit', (code, signal) => {
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       agentExited = true;
       if (terminateTimer) clearTimeout(terminateTimer);
       void agentOutputRelayed().then(() => {
         broker.shutdown();
         resolve(code ?? 128 + (SIGNAL_NUMBERS[signal ?? ''] ?? 1));
       });
-    });
+    };
+    // An early child may have failed or exited before these listeners existed.
+    const failed = early.spawnError();
+    const exited = early.exited();
+    if (failed) onError(failed);
+    else if (exited) onExit(exited.code, exited.signal);
+    else {
+      child.on('error', onError);
+      child.on('exit', onExit);
+    }
   });
 
   /**

@@ -99,3 +99,45 @@ describe('relay transparency (the real CLI, spawned)', () => {
     expect(() => readFileSync(marker)).toThrow();
   });
 });
+
+describe('early start: the agent starts before the engine loads, only for policy content known to be valid', () => {
+  const request = '{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s","toolCall":{"toolCallId":"t","kind":"execute","rawInput":{"command":"git push --force"}},"options":[{"optionId":"ok","name":"OK","kind":"allow_once"},{"optionId":"no","name":"No","kind":"reject_once"}]}}\n';
+
+  async function runOnce(home: string, policy: string, marker?: string) {
+    const dir = tempDir();
+    const emit = join(dir, 'emit');
+    writeFileSync(emit, request);
+    const recorded = join(dir, 'recorded');
+    const run = spawnBroker(['--policy', policy, '--', process.execPath, '-e',
+      `${marker ? `require('fs').writeFileSync(${JSON.stringify(marker)}, '');` : ''}process.stdout.write(require('fs').readFileSync(${JSON.stringify(emit)}));process.stdin.pipe(require('fs').createWriteStream(${JSON.stringify(recorded)}));`], { ACP_BROKER_HOME: home });
+    setTimeout(() => run.child.stdin.end(), 1500);
+    const { code } = await run.exit;
+    let answer = '';
+    try { answer = readFileSync(recorded, 'utf8'); } catch { /* never started */ }
+    return { code, answer, stderr: run.stderr() };
+  }
+
+  it('decides the same on the first (validated) and the second (early) start', async () => {
+    const home = tempDir();
+    const policy = join(tempDir(), 'p.yaml');
+    writeFileSync(policy, 'version: 1\nrules:\n  - id: no-force\n    decision: deny\n    match: { command: ["git push --force"] }\n');
+    for (const attempt of ['first', 'second']) {
+      const { answer } = await runOnce(home, policy);
+      expect(answer, attempt).toBe('{"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"selected","optionId":"no"}}}\n');
+    }
+    expect(readFileSync(join(home, 'checked-policies.json'), 'utf8')).toContain('"hashes"');
+  });
+
+  it('a policy edited to be invalid after a good start never starts the agent', async () => {
+    const home = tempDir();
+    const policy = join(tempDir(), 'p.yaml');
+    writeFileSync(policy, 'version: 1\nrules: []\n');
+    await runOnce(home, policy);
+    writeFileSync(policy, 'version: 1\nrules:\n  - id: x\n    decison: deny\n');
+    const marker = join(tempDir(), 'started');
+    const { code, stderr } = await runOnce(home, policy, marker);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown key `decison`');
+    expect(() => readFileSync(marker)).toThrow();
+  });
+});
