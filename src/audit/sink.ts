@@ -1,5 +1,6 @@
-import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import { mkdirParents } from '../platform/mkdir.js';
 import type { AuditEventV1 } from './event.js';
 
 export interface AuditSink {
@@ -40,19 +41,4 @@ export function fileAuditSink(path: string, warn: (message: string) => void): Au
       });
     },
   };
-}
-
-/**
- * Create missing directories one level at a time. Node's recursive mkdir retries forever when a
- * parent answers ENOENT although it exists (procfs, dangling links); this surfaces the error instead.
- */
-export function mkdirParents(dir: string): void {
-  if (existsSync(dir)) return;
-  const parent = dirname(dir);
-  if (parent !== dir) mkdirParents(parent);
-  try {
-    mkdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
 }

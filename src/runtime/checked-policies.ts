@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdirParents } from '../audit/sink.js';
+import { mkdirParents } from '../platform/mkdir.js';
 import { join } from 'node:path';
 import { contentHash } from '../policy/trust.js';
 
