@@ -9,7 +9,7 @@ import type { ToolCallState } from '../facts/tool-call.js';
 import { ACP, isPermissionOption, type PermissionOption, type PermissionOutcome } from '../protocol/acp.js';
 import { classify, encode, idKey, RPC_ERRORS, type RpcId } from '../protocol/jsonrpc.js';
 import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.js';
-import type { NonInteractiveFallback, PolicySet } from '../policy/types.js';
+import { nonInteractiveFallback, type NonInteractiveFallback, type PolicySet } from '../policy/types.js';
 import { SessionState } from '../session/sessions.js';
 import type { ShellAnalyzer } from '../shell/types.js';
 import type { GrantStore } from '../grants/store.js';
@@ -453,9 +453,7 @@ export class Broker {
   }
 
   private fallback(sessionId: string | undefined): NonInteractiveFallback {
-    // Strictest across layers: any layer asking for deny gets deny.
-    const files = this.deps.policyFor(this.workspaceOf(sessionId)).files;
-    return files.length === 0 || files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
+    return nonInteractiveFallback(this.deps.policyFor(this.workspaceOf(sessionId)));
   }
 
   private onEnforcedRequest(id: RpcId, method: string, params: unknown, line: Buffer): void {

@@ -23,6 +23,19 @@ export interface Escalation {
 export const BROKER_OPTION_PREFIX = 'acp-broker:';
 
 /**
+ * What an "always" answer would remember: the items that needed a human (not those the policy
+ * already allows), each named precisely — or undefined when any cannot be, or the line could not
+ * be analysed, since a grant must never cover more than the human saw.
+ */
+function subjectsInQuestion(facts: CallFacts, evaluation: Evaluation): { subjects: GrantSubject[]; managedAsks: boolean } | undefined {
+  const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
+  const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
+  if (evaluation.unresolvable.length > 0 || inQuestion.length === 0 || subjects.some((s) => s === undefined)) return undefined;
+  const managedAsks = inQuestion.some((i) => i.matches.some((m) => m.layer === 'managed' && m.effective === 'ask'));
+  return { subjects: subjects as GrantSubject[], managedAsks };
+}
+
+/**
  * The options shown when a request is escalated to a human. The broker's "always" options cover
  * exactly the items that needed a human (not those the policy already allows), and are offered only
  * when every such item can be named precisely — never for a line the broker could not analyse.
@@ -42,17 +55,14 @@ export function escalationOptions(input: {
   const kept = input.agentOptions.filter((o) => input.keepAgentAlwaysOptions
     || (o.kind === 'allow_always' ? !hasOnce('allow_once') : o.kind === 'reject_always' ? !hasOnce('reject_once') : true));
   const offers = new Map<string, GrantOffer>();
-  const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
-  const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
-  const nameable = evaluation.unresolvable.length === 0 && inQuestion.length > 0 && subjects.every((s) => s !== undefined);
-  if (!nameable) return { options: kept, offers };
-  const named = subjects as GrantSubject[];
+  const question = subjectsInQuestion(facts, evaluation);
+  if (!question) return { options: kept, offers };
+  const named = question.subjects;
   const what = named.map((s) => describeSubject(s, facts.workspace)).join(', ');
   const where = input.scope.type === 'project' ? ` in ${basename(input.scope.dir) || input.scope.dir}` : ' everywhere';
   const brokerOptions: PermissionOption[] = [];
   // A grant cannot loosen the managed layer, so offering "always allow" there would be a lie.
-  const managedAsks = inQuestion.some((i) => i.matches.some((m) => m.layer === 'managed' && m.effective === 'ask'));
-  const canAllow = !managedAsks && facts.kind !== 'switch_mode' && input.agentOptions.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
+  const canAllow = !question.managedAsks && facts.kind !== 'switch_mode' && input.agentOptions.some((o) => o.kind === 'allow_once' || o.kind === 'allow_always');
   if (canAllow) {
     const optionId = `${BROKER_OPTION_PREFIX}allow_always:${input.sequence}`;
     const label = `Always allow ${what}${where}`;
@@ -69,10 +79,8 @@ export function escalationOptions(input: {
 /** An agent's own *_always option, chosen by the human, becomes a broker grant of the same reach. */
 export function offerForAgentAlways(option: PermissionOption, facts: CallFacts, evaluation: Evaluation, scope: GrantScope): GrantOffer | undefined {
   if (option.kind !== 'allow_always' && option.kind !== 'reject_always') return undefined;
-  const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
-  const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
-  if (evaluation.unresolvable.length > 0 || inQuestion.length === 0 || subjects.some((s) => s === undefined)) return undefined;
   if (option.kind === 'allow_always' && facts.kind === 'switch_mode') return undefined;
-  const named = subjects as GrantSubject[];
-  return { decision: option.kind === 'allow_always' ? 'allow' : 'deny', subjects: named, scope, label: option.name };
+  const question = subjectsInQuestion(facts, evaluation);
+  if (!question) return undefined;
+  return { decision: option.kind === 'allow_always' ? 'allow' : 'deny', subjects: question.subjects, scope, label: option.name };
 }

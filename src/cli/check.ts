@@ -6,6 +6,7 @@ import { extractFacts } from '../facts/extract.js';
 import { mergeToolCall } from '../facts/tool-call.js';
 import { isPermissionOption } from '../protocol/acp.js';
 import { evaluate, type Evaluation } from '../policy/evaluate.js';
+import { nonInteractiveFallback } from '../policy/types.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { single, type ParsedArgs } from './args.js';
 import { loadEngine } from './engine.js';
@@ -34,7 +35,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   const policy = engine.policies.forWorkspace(cwd);
   const evaluation = evaluate(policy, facts, { home: engine.dirs.home });
   const options = (params.options ?? []).filter(isPermissionOption);
-  const nonInteractive = policy.files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
+  const nonInteractive = nonInteractiveFallback(policy);
   const interactive = evaluation.decision === 'ask' ? undefined : answerFor(evaluation.decision, options);
   const headless = answerFor(evaluation.decision === 'ask' ? nonInteractive : evaluation.decision, options);
   const answer = (a: ReturnType<typeof answerFor> | undefined) => a === undefined ? 'escalated to the client' : a.type === 'needs_human' ? 'escalated (no allow_once offered)'

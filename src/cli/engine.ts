@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
-import type { PolicySource } from '../policy/sources.js';
+import { readPolicyFile, type PolicySource } from '../policy/sources.js';
 import { CheckedPolicies } from '../runtime/checked-policies.js';
 import type { PolicyManager } from '../runtime/policy-manager.js';
 import { brokerDirs, type BrokerDirs } from '../platform/dirs.js';
@@ -61,11 +60,9 @@ export async function startEngine(args: ParsedArgs, stderr: (s: string) => void,
   const texts: string[] = [];
   const problems: Diagnostic[] = [];
   for (const source of sources) {
-    try {
-      texts.push(readFileSync(source.file, 'utf8'));
-    } catch (error) {
-      problems.push({ severity: 'error', code: 'read_failed', location: { file: source.file, line: 1, column: 1 }, message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, hint: 'check the path given to --policy' });
-    }
+    const read = readPolicyFile(source.file);
+    if ('diagnostic' in read) problems.push(read.diagnostic);
+    else texts.push(read.text);
   }
   // Loaded lazily and in parallel: the wasm parser is the slowest part of starting.
   const loadShell = () => import('../shell/index.js').then((m) => m.createShellAnalyzer());

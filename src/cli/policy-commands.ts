@@ -5,6 +5,7 @@ import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
 import { describeExample, ruleMatchesExample } from '../policy/examples.js';
 import { lintPolicy, rulesWithoutExamples } from '../policy/lint.js';
 import { loadPolicyText } from '../policy/load.js';
+import { readPolicyFile } from '../policy/sources.js';
 import { PROJECT_POLICY_PATH } from '../policy/trust.js';
 import type { PolicyFile } from '../policy/types.js';
 import { brokerDirs } from '../platform/dirs.js';
@@ -24,12 +25,9 @@ function filesOf(args: ParsedArgs): string[] {
 }
 
 function loadForTooling(file: string, shell: ShellAnalyzer): { policy: PolicyFile | undefined; diagnostics: Diagnostic[] } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return { policy: undefined, diagnostics: [{ severity: 'error', code: 'read_failed', location: { file, line: 1, column: 1 }, message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] };
-  }
+  const read = readPolicyFile(file);
+  if ('diagnostic' in read) return { policy: undefined, diagnostics: [read.diagnostic] };
+  const text = read.text;
   const loaded = loadPolicyText(text, file, 'user');
   const diagnostics = [...loaded.diagnostics];
   if (loaded.policy) diagnostics.push(...checkExamples(loaded.policy, shell), ...lintPolicy(loaded.policy));

@@ -15,22 +15,30 @@ export interface LoadedPolicies {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A policy file's text, or the diagnostic that says why it could not be read. */
+export function readPolicyFile(file: string): { text: string } | { diagnostic: Diagnostic } {
+  try {
+    return { text: readFileSync(file, 'utf8') };
+  } catch (error) {
+    return { diagnostic: {
+      severity: 'error', code: 'read_failed', location: { file, line: 1, column: 1 },
+      message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      hint: 'check the path given to --policy',
+    } };
+  }
+}
+
 /** Read, validate and example-check every policy file; any error means no policy. */
 export function loadPolicyFiles(sources: readonly PolicySource[], shell: ShellAnalyzer): LoadedPolicies {
   const diagnostics: Diagnostic[] = [];
   const files: PolicyFile[] = [];
   for (const source of sources) {
-    let text: string;
-    try {
-      text = readFileSync(source.file, 'utf8');
-    } catch (error) {
-      diagnostics.push({
-        severity: 'error', code: 'read_failed', location: { file: source.file, line: 1, column: 1 },
-        message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        hint: 'check the path given to --policy',
-      });
+    const read = readPolicyFile(source.file);
+    if ('diagnostic' in read) {
+      diagnostics.push(read.diagnostic);
       continue;
     }
+    const text = read.text;
     const loaded = loadPolicyText(text, source.file, source.layer);
     diagnostics.push(...loaded.diagnostics);
     if (loaded.policy) {

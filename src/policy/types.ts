@@ -88,6 +88,11 @@ export interface PolicyFile {
   readonly rules: readonly Rule[];
 }
 
+/** What `ask` becomes without a human: strictest across layers, so any layer asking for deny gets deny. */
+export function nonInteractiveFallback(policy: PolicySet): NonInteractiveFallback {
+  return policy.files.length === 0 || policy.files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
+}
+
 /** All layers in force, in order managed → user → project. */
 export interface PolicySet {
   readonly files: readonly PolicyFile[];
