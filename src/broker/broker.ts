@@ -17,7 +17,7 @@ import type { GrantScope } from '../grants/grant.js';
 import { answerFor } from './answer.js';
 import { BROKER_OPTION_PREFIX, escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation.js';
 import { grantLookup } from './grant-items.js';
-import { agentLineNeedsInspection, clientLineNeedsInspection } from './prefilter.js';
+import { agentChunkScanner, agentLineNeedsInspection, clientChunkScanner, clientLineNeedsInspection } from './prefilter.js';
 
 export interface BrokerDeps {
   /** The policy in force now for a session's workspace (layers; hot reload swaps what this returns). */
@@ -95,6 +95,13 @@ export class Broker {
   private grantLookupFor: GrantStore | undefined;
   private cachedLookup: GrantLookup | undefined;
   private escalations = 0;
+
+  /**
+   * For the relay's fast path: where in a chunk of lines one may need `fromAgent` / `fromClient` to
+   * look at it, by the same rule and state as they use. Lines before that are forwarded unseen.
+   */
+  readonly agentScanner = agentChunkScanner(() => this.state.hasPendingResponses());
+  readonly clientScanner = clientChunkScanner(() => this.forwarded.size > 0);
 
   /** Remembered decisions as the evaluator sees them (the store may arrive with the engine). */
   private get lookup(): GrantLookup | undefined {

@@ -32,6 +32,8 @@ export function encode(message: object): Buffer {
 
 /** JSON-RPC error codes the broker itself sends. */
 export const RPC_ERRORS = {
+  /** The broker could not check a request, so it did not relay it. */
+  internalError: -32603,
   requestCancelled: -32800,
   /** Application error: a request denied by policy before it reached the editor. */
   deniedByPolicy: -32001,

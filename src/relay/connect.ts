@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from '../protocol/line-splitter.js';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type ChunkScanner } from '../protocol/line-splitter.js';
 
 export interface Pump {
   /** Stop reading the source for good; a partial line already read is still delivered, then `onEnd`. */
@@ -9,11 +9,13 @@ export interface Pump {
 /**
  * Writes to one stream, batched while a chunk is being relayed. Lines forwarded unchanged are views
  * into the chunk they arrived in, so consecutive ones are adjacent in memory: they are merged back
- * into one view and leave as one write. A chunk of a thousand small lines costs one write, not a
- * thousand, and the bytes are the very bytes that arrived. Outside a batch, writes go straight out.
+ * into one view. What a batch wrote leaves in one go when it ends, as one `writev` if it is several
+ * buffers (a line that straddled chunks, then the rest of the chunk). A chunk of a thousand small
+ * lines costs one write, not a thousand, and the bytes are the very bytes that arrived. Outside a
+ * batch, writes go straight out.
  */
 export class BatchWriter {
-  private pending: Buffer | undefined;
+  private pending: Buffer[] = [];
   private depth = 0;
 
   constructor(readonly stream: Writable) {}
@@ -21,13 +23,12 @@ export class BatchWriter {
   write(bytes: Buffer): void {
     if (bytes.length === 0) return;
     if (this.depth === 0) return safeWrite(this.stream, bytes);
-    const last = this.pending;
+    const last = this.pending[this.pending.length - 1];
     if (last && last.buffer === bytes.buffer && last.byteOffset + last.length === bytes.byteOffset) {
-      this.pending = Buffer.from(last.buffer, last.byteOffset, last.length + bytes.length);
+      this.pending[this.pending.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + bytes.length);
       return;
     }
-    if (last) safeWrite(this.stream, last);
-    this.pending = bytes;
+    this.pending.push(bytes);
   }
 
   /** Run `work` with writes batched; what it wrote leaves (in order) when the outermost batch ends. */
@@ -41,14 +42,21 @@ export class BatchWriter {
   }
 
   private flush(): void {
-    const last = this.pending;
-    this.pending = undefined;
-    if (last) safeWrite(this.stream, last);
+    const pending = this.pending;
+    if (pending.length === 0) return;
+    this.pending = [];
+    if (pending.length === 1) return safeWrite(this.stream, pending[0]!);
+    if (this.stream.destroyed || this.stream.writableEnded) return;
+    this.stream.cork();
+    for (const bytes of pending) this.stream.write(bytes);
+    this.stream.uncork();
   }
 }
 
 /**
- * Feed a byte stream line by line to `onLine`; lines over the maximum go straight to `sink`
+ * Feed a byte stream line by line to `onLine`. With a `scanner`, the lines of a chunk in which it
+ * finds nothing skip `onLine` and go to `sink` unchanged, several at a time (see LineSplitter).
+ * Lines over the maximum go to `oversized` piece by piece, by default straight to `sink`
  * uninspected. Backpressure: while `sink` needs draining, the source is paused. `onEnd` runs once,
  * when the source ends, fails or is stopped. Each chunk is relayed inside a batch of every writer
  * in `batches` (the sink's and the other direction's, since an answer may go back the other way).
@@ -59,13 +67,17 @@ export function pumpLines(options: {
   onLine: (line: Buffer) => void;
   onEnd: () => void;
   maxLineBytes?: number;
+  scanner?: ChunkScanner;
+  oversized?: (bytes: Buffer, end: boolean) => void;
   batches?: readonly BatchWriter[];
 }): Pump {
   const { source, sink } = options;
-  const splitter = new LineSplitter({
-    line: options.onLine,
-    oversized: (bytes) => sink.write(bytes),
-  }, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  const forward = (bytes: Buffer) => sink.write(bytes);
+  const splitter = new LineSplitter(
+    { line: options.onLine, oversized: options.oversized ?? forward },
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    options.scanner ? { scanner: options.scanner, cleared: forward } : undefined,
+  );
   const batches = options.batches ?? [sink];
   const inBatches = (work: () => void, i = 0): void => {
     if (i === batches.length) return work();

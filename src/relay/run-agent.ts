@@ -1,11 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { Broker, type BrokerDeps } from '../broker/broker.js';
-import { ACP } from '../protocol/acp.js';
-import { encode } from '../protocol/jsonrpc.js';
+import { INTERCEPTED_METHODS } from '../broker/prefilter.js';
+import { encode, RPC_ERRORS } from '../protocol/jsonrpc.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/line-splitter.js';
 import { BatchWriter, pumpLines } from './connect.js';
 import { spawnEarly, type EarlyChild } from './early-child.js';
+import { OversizedAgentLines } from './oversized-agent-lines.js';
 
 export interface AgentSession {
   /** The agent's exit code (128+signal when killed), once it has exited and its output is relayed. */
@@ -25,8 +26,9 @@ export interface RunAgentOptions {
   /** After client EOF, how long the agent may take to exit before it is terminated. */
   readonly graceMs?: number;
   /**
-   * Lines longer than this pass through uninspected. Default: `ACP_BROKER_MAX_LINE_BYTES` from the
-   * environment, else 64 MiB.
+   * Lines longer than this are streamed through unparsed, in constant memory; an agent line among
+   * them that may be an intercepted request is made unparseable and refused (see
+   * oversized-agent-lines.ts). Default: `ACP_BROKER_MAX_LINE_BYTES` from the environment, else 64 MiB.
    */
   readonly maxLineBytes?: number;
   /** An agent spawned earlier (see cli/early-start.ts); `command`/`args` then only name it in messages. */
@@ -44,10 +46,6 @@ const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2,
 const QUIET_MS = 1000;
 const AFTER_EXIT_MS = 5000;
 const POLL_MS = 100;
-
-/** Agent→client requests the broker answers or refuses itself: never forwarded unchecked. */
-const INTERCEPTED: ReadonlySet<string> = new Set([ACP.requestPermission, ACP.fsRead, ACP.fsWrite, ACP.terminalCreate]);
-const INTERNAL_ERROR = -32603;
 
 /** The env fallback for the line maximum (a positive integer of bytes), for tests and emergencies. */
 export function maxLineBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
@@ -99,7 +97,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const clientGone = () => stopAgent();
 
   pumpLines({
-    source: options.clientIn, sink: agentWriter, maxLineBytes, batches,
+    source: options.clientIn, sink: agentWriter, maxLineBytes, batches, scanner: broker.clientScanner,
     onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
     onEnd: () => stopAgent(),
   });
@@ -107,8 +105,12 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const outputDone = new Promise<void>((resolve) => { agentOutputEnded = resolve; });
   let lastOutput = Date.now();
   agentOut.on('data', () => { lastOutput = Date.now(); });
+  const oversized = new OversizedAgentLines({
+    maxLineBytes, toClient: (bytes) => clientWriter.write(bytes), toAgent: (bytes) => agentWriter.write(bytes), warn,
+  });
   const agentPump = pumpLines({
-    source: agentOut, sink: clientWriter, maxLineBytes, batches,
+    source: agentOut, sink: clientWriter, maxLineBytes, batches, scanner: broker.agentScanner,
+    oversized: (bytes, end) => oversized.piece(bytes, end),
     onLine: guarded('agent', (line) => broker.fromAgent(line), (line) => clientWriter.write(line)),
     onEnd: () => agentOutputEnded(),
   });
@@ -130,7 +132,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
         if (request) {
           agentWriter.write(encode({
             jsonrpc: '2.0', id: request.id,
-            error: { code: INTERNAL_ERROR, message: `acp-broker could not check this ${request.method} request; it was not relayed` },
+            error: { code: RPC_ERRORS.internalError, message: `acp-broker could not check this ${request.method} request; it was not relayed` },
           }));
         } else {
           forward(line);
@@ -205,5 +207,5 @@ function interceptedRequestId(line: Buffer): { id: string | number | null; metho
   const id = m.id;
   if (typeof m.method !== 'string' || !(typeof id === 'string' || typeof id === 'number' || id === null)) return undefined;
   // JSON may spell the method with escapes; JSON.parse has already undone them.
-  return INTERCEPTED.has(m.method) ? { id, method: m.method } : undefined;
+  return INTERCEPTED_METHODS.has(m.method) ? { id, method: m.method } : undefined;
 }

@@ -55,6 +55,24 @@ describe('BatchWriter', () => {
     expect(writes.map((b) => b.toString())).toEqual(['a\nbb\n', 'X\n', 'ccc\n', 'late\n']);
   });
 
+  it('sends what one batch wrote in separate buffers as one writev, in order', async () => {
+    const calls: string[][] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) { calls.push([chunk.toString()]); done(); },
+      writev(chunks, done) { calls.push(chunks.map((c) => (c.chunk as Buffer).toString())); done(); },
+    });
+    const w = new BatchWriter(stream);
+    const chunk = Buffer.from('tail\nnext\nlast\n');
+    w.batch(() => {
+      w.write(Buffer.from('straddled\n'));
+      w.write(chunk.subarray(0, 5));
+      w.write(chunk.subarray(5, 15));
+    });
+    w.batch(() => w.write(Buffer.from('alone\n')));
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([['straddled\n', 'tail\nnext\nlast\n'], ['alone\n']]);
+  });
+
   it('writes nothing to a destroyed stream and does not throw', () => {
     const { stream } = collector();
     stream.destroy();
