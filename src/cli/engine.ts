@@ -116,11 +116,19 @@ export function decisionIdGenerator(): () => string {
   return () => `${prefix}-${(++n).toString(36)}`;
 }
 
+/**
+ * How stale the broker's view of grants.json may be. Another process's change (another session's
+ * "always", `acp-broker grants revoke`) is seen within this window; deciding does not stat the file
+ * every time.
+ */
+export const GRANTS_FRESH_MS = 100;
+
 /** The user's grants; a broken store is reported (stderr and audit) and the broker goes on without it. */
 export async function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: string) => void): Promise<FileGrantStore> {
   const { FileGrantStore } = await import('../grants/file-store.js');
   return new FileGrantStore({
     dir: dirs.config,
+    freshForMs: GRANTS_FRESH_MS,
     onProblem: (problem) => {
       const backup = problem.backupPath ? ` It was moved aside to ${problem.backupPath}.` : '';
       stderr(`acp-broker: WARNING: the grants store has a problem (${problem.code}): ${problem.message}.${backup} Continuing without remembered grants.\n`);
