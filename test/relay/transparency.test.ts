@@ -110,7 +110,13 @@ describe('early start: the agent starts before the engine loads, only for policy
     const recorded = join(dir, 'recorded');
     const run = spawnBroker(['--policy', policy, '--', process.execPath, '-e',
       `${marker ? `require('fs').writeFileSync(${JSON.stringify(marker)}, '');` : ''}process.stdout.write(require('fs').readFileSync(${JSON.stringify(emit)}));process.stdin.pipe(require('fs').createWriteStream(${JSON.stringify(recorded)}));`], { ACP_BROKER_HOME: home });
-    setTimeout(() => run.child.stdin.end(), 1500);
+    // The client leaves once the agent has its answer (or after 20 s, or when the broker exits).
+    const started = Date.now();
+    const answered = () => { try { return readFileSync(recorded, 'utf8').includes('"id":"p1"'); } catch { return false; } };
+    let exited = false;
+    void run.exit.then(() => { exited = true; });
+    while (!exited && !answered() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 25));
+    run.child.stdin.end();
     const { code } = await run.exit;
     let answer = '';
     try { answer = readFileSync(recorded, 'utf8'); } catch { /* never started */ }
