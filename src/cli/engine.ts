@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
-import { readPolicyFile, type PolicySource } from '../policy/sources.js';
+import { readPolicyFile } from '../policy/read-file.js';
+import type { PolicySource } from '../policy/sources.js';
 import { CheckedPolicies } from '../runtime/checked-policies.js';
 import type { PolicyManager } from '../runtime/policy-manager.js';
 import { brokerDirs, type BrokerDirs } from '../platform/dirs.js';
