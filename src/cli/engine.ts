@@ -94,6 +94,8 @@ export async function startEngine(args: ParsedArgs, stderr: (s: string) => void,
     checked.remember(texts);
   }
   const ready = (async (): Promise<Engine> => {
+    // Known-good content: nothing heavy loads before `after` (the agent's boot needs the CPU).
+    if (known && options.after) await options.after;
     const [shell, { PolicyManager }, { TrustFile }] = await Promise.all([
       shellLoading, import('../runtime/policy-manager.js'), import('../runtime/trust-file.js')]);
     shell.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
