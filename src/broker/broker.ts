@@ -127,6 +127,19 @@ export class Broker {
 
   /** A line from the editor (client → agent). */
   fromClient(line: Buffer): void {
+    if (this.readClientLine(line) === 'forward') this.deps.toAgent(line);
+  }
+
+  /**
+   * A client line that already reached the agent (forwarded before the relay loaded): its facts are
+   * noted as if it had come through here. Nothing can be waiting on the client yet at that point.
+   */
+  observeClient(line: Buffer): void {
+    this.readClientLine(line);
+  }
+
+  /** What a client line tells the broker; 'handled' when the broker answered in its place. */
+  private readClientLine(line: Buffer): 'forward' | 'handled' {
     if (clientLineNeedsInspection(line, this.forwarded.size > 0)) {
       const message = classify(parseLine(line));
       if (message.type === 'response' && this.forwarded.has(idKey(message.id))) {
@@ -141,10 +154,10 @@ export class Broker {
             this.forwarded.delete(idKey(message.id));
             const answer = answerFor('deny', entry?.agentOptions ?? []);
             this.answerAgent(message.id, answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' });
-            return;
+            return 'handled';
           }
         }
-        if (handled) return;
+        if (handled) return 'handled';
       } else if (message.type === 'request') {
         this.state.noteClientRequest(message.method, message.id, message.params);
       } else if (message.type === 'notification' && message.method === ACP.sessionCancel) {
@@ -152,7 +165,7 @@ export class Broker {
         if (typeof sessionId === 'string') this.cancelHeld((h) => h.sessionId === sessionId, 'session/cancel');
       }
     }
-    this.deps.toAgent(line);
+    return 'forward';
   }
 
   /** A line from the agent (agent → client). */

@@ -60,6 +60,10 @@ export function pumpLines(options: {
   onEnd: () => void;
   maxLineBytes?: number;
   batches?: readonly BatchWriter[];
+  /** Bytes read from `source` before this pump existed (the start of a line), relayed first. */
+  initial?: Buffer;
+  /** `source` had already ended before this pump existed: its 'end' will not fire again. */
+  alreadyEnded?: boolean;
 }): Pump {
   const { source, sink } = options;
   const splitter = new LineSplitter({
@@ -86,6 +90,11 @@ export function pumpLines(options: {
       sink.stream.once('drain', resume);
     }
   });
+  if (options.initial && options.initial.length > 0) inBatches(() => splitter.push(options.initial!));
+  if (options.alreadyEnded) {
+    finish();
+    return { stop: () => {} };
+  }
   source.on('end', finish);
   // A failed or closed source is an end too: whoever waits for it must not wait forever.
   source.on('error', finish);

@@ -82,6 +82,16 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const toAgent = (bytes: Buffer) => { brokerWrites++; agentWriter.write(bytes); };
   const toClient = (bytes: Buffer) => { brokerWrites++; clientWriter.write(bytes); };
   const broker = new Broker({ ...options.deps, toAgent, toClient });
+  // Client lines the early forwarder already gave the agent: the broker notes them, in order,
+  // before it sees anything from the agent. Taken over in this turn, with the pump attached below.
+  const earlyInput = options.child?.takeClientInput?.();
+  for (const line of earlyInput?.forwarded ?? []) {
+    try {
+      broker.observeClient(line);
+    } catch (error) {
+      warn(`acp-broker: internal error on a line from the client: ${(error as Error)?.stack ?? String(error)}`);
+    }
+  }
 
   let agentExited = false;
   let terminateTimer: NodeJS.Timeout | undefined;
@@ -100,6 +110,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
 
   pumpLines({
     source: options.clientIn, sink: agentWriter, maxLineBytes, batches,
+    ...(earlyInput ? { initial: earlyInput.rest, alreadyEnded: earlyInput.ended } : {}),
     onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
     onEnd: () => stopAgent(),
   });

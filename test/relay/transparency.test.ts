@@ -134,6 +134,33 @@ describe('early start: the agent starts before the engine loads, only for policy
     expect(readFileSync(join(home, 'checked-policies.json'), 'utf8')).toContain('"hashes"');
   });
 
+  it("the client's first lines reach an early agent at once, and the broker still learns the session's workspace from them", async () => {
+    const home = tempDir();
+    const workspace = tempDir();
+    const policy = join(tempDir(), 'p.yaml');
+    writeFileSync(policy, 'version: 1\ndefault: deny\nrules:\n  - id: ws\n    decision: allow\n    match: { kind: edit, paths: ["${workspace}/**"] }\n');
+    // The agent answers session/new with its own id, then asks to edit a file in the session's cwd.
+    const agent = `let buf = ''; process.stdin.on('data', (c) => { buf += c; let i; while ((i = buf.indexOf('\\n')) >= 0) {
+      const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);
+      const out = (x) => process.stdout.write(JSON.stringify(x) + '\\n');
+      if (m.method === 'initialize') out({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 1 } });
+      if (m.method === 'session/new') { out({ jsonrpc: '2.0', id: m.id, result: { sessionId: 'agent-s1' } });
+        out({ jsonrpc: '2.0', id: 'p1', method: 'session/request_permission', params: { sessionId: 'agent-s1',
+          toolCall: { toolCallId: 't1', kind: 'edit', locations: [{ path: m.params.cwd + '/notes.txt' }] },
+          options: [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }, { optionId: 'no', name: 'No', kind: 'reject_once' }] } }); }
+      if (m.id === 'p1') { process.stderr.write('ANSWER ' + JSON.stringify(m.result) + '\\n'); process.exit(0); }
+    } });`;
+    for (const attempt of ['first (validated)', 'second (early start)']) {
+      const run = spawnBroker(['--policy', policy, '--non-interactive', '--', process.execPath, '-e', agent], { ACP_BROKER_HOME: home });
+      // Written at once: on the early start these lines reach the agent before the relay has loaded.
+      run.child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n');
+      run.child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":${JSON.stringify(workspace)},"mcpServers":[]}}\n`);
+      const { code } = await run.exit;
+      expect(code, attempt).toBe(0);
+      expect(run.stderr(), attempt).toContain('ANSWER {"outcome":{"outcome":"selected","optionId":"ok"}}');
+    }
+  });
+
   it('a policy edited to be invalid after a good start never starts the agent', async () => {
     const home = tempDir();
     const policy = join(tempDir(), 'p.yaml');
