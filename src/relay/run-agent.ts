@@ -106,13 +106,21 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     }, graceMs);
     terminateTimer.unref();
   };
-  const clientGone = () => stopAgent();
+  // Settle what the editor can no longer answer, then close the agent's input.
+  const clientGone = () => {
+    try {
+      broker.clientGone();
+    } catch (error) {
+      warn(`acp-broker: internal error settling requests after the editor left: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    stopAgent();
+  };
 
   pumpLines({
     source: options.clientIn, sink: agentWriter, maxLineBytes, batches,
     ...(earlyInput ? { initial: earlyInput.rest, alreadyEnded: earlyInput.ended } : {}),
     onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
-    onEnd: () => stopAgent(),
+    onEnd: () => clientGone(),
   });
   let agentOutputEnded: () => void;
   const outputDone = new Promise<void>((resolve) => { agentOutputEnded = resolve; });
