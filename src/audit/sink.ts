@@ -12,6 +12,8 @@ export const nullAuditSink: AuditSink = { write: () => {}, close: async () => {}
 
 /** How long audit lines may wait in memory before they are appended. */
 export const AUDIT_FLUSH_MS = 25;
+/** Gathered lines are also written as soon as they would not fit in this much memory. */
+const BUFFER_BYTES = 256 * 1024;
 
 /**
  * Appends JSONL. Lines are gathered for up to `flushMs` and appended with one write: a write per
@@ -24,12 +26,14 @@ export const AUDIT_FLUSH_MS = 25;
 export function fileAuditSink(path: string, warn: (message: string) => void, flushMs = AUDIT_FLUSH_MS): AuditSink {
   let fd: number | undefined;
   let failed = false;
-  let pending: string[] = [];
+  // Lines are encoded straight into one buffer: no array of strings to join, no second copy.
+  const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const fail = (error: unknown) => {
     if (failed) return;
     failed = true;
-    pending = [];
+    used = 0;
     warn(`acp-broker: WARNING: cannot write the audit log ${path}: ${(error as Error).message}. Decisions continue without audit.`);
   };
   try {
@@ -40,23 +44,34 @@ export function fileAuditSink(path: string, warn: (message: string) => void, flu
   }
   // Synchronous appends of a few KiB to a local file: cheaper than a thread-pool round trip, and
   // in order by construction, which also makes the exit-time flush trivial.
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (failed || fd === undefined || pending.length === 0) return;
-    const bytes = Buffer.from(pending.join(''));
-    pending = [];
+  const append = (bytes: Buffer, length: number) => {
+    if (failed || fd === undefined) return;
     try {
-      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+      for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
     } catch (error) {
       fail(error);
     }
+  };
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const length = used;
+    used = 0;
+    if (length > 0) append(buffer, length);
   };
   process.on('exit', flush);
   return {
     write(event) {
       if (failed || fd === undefined) return;
-      pending.push(`${JSON.stringify(event)}\n`);
+      const line = `${JSON.stringify(event)}\n`;
+      // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+      if (used + line.length * 3 > BUFFER_BYTES) flush();
+      if (line.length * 3 > BUFFER_BYTES) {
+        const bytes = Buffer.from(line);
+        append(bytes, bytes.length);
+        return;
+      }
+      used += buffer.write(line, used);
       timer ??= setTimeout(flush, flushMs).unref();
     },
     async close() {

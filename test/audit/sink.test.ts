@@ -33,6 +33,15 @@ describe('the audit file sink', () => {
     expect(lines(file).map((e) => e.message)).toEqual(['event 1', 'event 2', 'event 3']);
   });
 
+  it('keeps order and bytes across large and non-ASCII events, whatever the buffer boundaries', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'audit-')), 'audit.jsonl');
+    const sink = fileAuditSink(file, () => {}, 60_000);
+    const messages = Array.from({ length: 60 }, (_, i) => (i % 7 === 3 ? `big ${i} ${'é€𝄞'.repeat(40_000)}` : `small ${i} ✓`));
+    for (const [i, message] of messages.entries()) sink.write({ ...problem(i), message });
+    await sink.close();
+    expect(lines(file).map((e) => e.message)).toEqual(messages);
+  });
+
   it('a device that refuses writes (/dev/full) is reported once and never throws into the caller', async () => {
     const warnings: string[] = [];
     const sink = fileAuditSink('/dev/full', (m) => warnings.push(m), 5);
