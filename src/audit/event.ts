@@ -9,10 +9,13 @@ export type AnswerSource =
   | { readonly type: 'fallback'; readonly fallback: 'deny' | 'cancel' }
   | { readonly type: 'timeout'; readonly fallback: 'deny' | 'cancel' }
   | { readonly type: 'client' }
-  | { readonly type: 'cancelled'; readonly by: 'session/cancel' | '$/cancel_request' | 'shutdown' }
+  | { readonly type: 'cancelled'; readonly by: CancelledBy }
   | { readonly type: 'error'; readonly message: string };
 
 /** What the agent finally got. */
+/** What ended a request nobody decided: the editor, the agent, the broker's own shutdown, or the editor leaving. */
+export type CancelledBy = 'session/cancel' | '$/cancel_request' | 'shutdown' | 'client-gone';
+
 export type Outcome = 'allowed' | 'denied' | 'cancelled' | 'escalated' | 'passed';
 
 /** One decision, one line of the audit log. Versioned: readers check `v`. */

@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { mkdirParents } from '../platform/mkdir.js';
 import type { AuditEventV1 } from './event.js';
@@ -10,35 +10,77 @@ export interface AuditSink {
 
 export const nullAuditSink: AuditSink = { write: () => {}, close: async () => {} };
 
+/** How long audit lines may wait in memory before they are appended. */
+export const AUDIT_FLUSH_MS = 25;
+/** Gathered lines are also written as soon as they would not fit in this much memory. */
+const BUFFER_BYTES = 256 * 1024;
+
 /**
- * Appends JSONL. A failing audit file never stops decisions (and never turns into an allow): the
- * failure is reported loudly on stderr once and decisions go on.
+ * Appends JSONL. Lines are gathered for up to `flushMs` and appended with one write: a write per
+ * decision would cost more than the decision. The buffer is also written on close and when the
+ * process exits, so only a hard kill can lose the last few milliseconds of events.
+ *
+ * A failing audit file never stops decisions (and never turns into an allow): the failure is
+ * reported loudly on stderr once and decisions go on.
  */
-export function fileAuditSink(path: string, warn: (message: string) => void): AuditSink {
-  let stream: WriteStream | undefined;
+export function fileAuditSink(path: string, warn: (message: string) => void, flushMs = AUDIT_FLUSH_MS): AuditSink {
+  let fd: number | undefined;
   let failed = false;
+  // Lines are encoded straight into one buffer: no array of strings to join, no second copy.
+  const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  let used = 0;
+  let timer: NodeJS.Timeout | undefined;
   const fail = (error: unknown) => {
     if (failed) return;
     failed = true;
+    used = 0;
     warn(`acp-broker: WARNING: cannot write the audit log ${path}: ${(error as Error).message}. Decisions continue without audit.`);
   };
   try {
     mkdirParents(dirname(path));
-    stream = createWriteStream(path, { flags: 'a' });
-    stream.on('error', fail);
+    fd = openSync(path, 'a', 0o600);
   } catch (error) {
     fail(error);
   }
+  // Synchronous appends of a few KiB to a local file: cheaper than a thread-pool round trip, and
+  // in order by construction, which also makes the exit-time flush trivial.
+  const append = (bytes: Buffer, length: number) => {
+    if (failed || fd === undefined) return;
+    try {
+      for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const length = used;
+    used = 0;
+    if (length > 0) append(buffer, length);
+  };
+  process.on('exit', flush);
   return {
     write(event) {
-      if (failed || !stream) return;
-      stream.write(`${JSON.stringify(event)}\n`);
+      if (failed || fd === undefined) return;
+      const line = `${JSON.stringify(event)}\n`;
+      // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+      if (used + line.length * 3 > BUFFER_BYTES) flush();
+      if (line.length * 3 > BUFFER_BYTES) {
+        const bytes = Buffer.from(line);
+        append(bytes, bytes.length);
+        return;
+      }
+      used += buffer.write(line, used);
+      timer ??= setTimeout(flush, flushMs).unref();
     },
-    close() {
-      return new Promise((resolve) => {
-        if (!stream || failed) return resolve();
-        stream.end(() => resolve());
-      });
+    async close() {
+      flush();
+      process.off('exit', flush);
+      if (fd !== undefined) {
+        try { closeSync(fd); } catch { /* already reported or nothing left to lose */ }
+        fd = undefined;
+      }
     },
   };
 }

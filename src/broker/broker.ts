@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { AnswerSource, AuditEventV1, Outcome } from '../audit/event.js';
+import type { AnswerSource, AuditEventV1, CancelledBy, Outcome } from '../audit/event.js';
 import { decisionEvent } from '../audit/event.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { CallFacts } from '../core/facts.js';
@@ -91,6 +91,8 @@ const ENFORCED_KIND: Readonly<Record<string, 'read' | 'edit' | 'execute'>> = {
 export class Broker {
   readonly state = new SessionState();
   private readonly held = new Map<string, Held>();
+  /** fs/terminal requests waiting for the engine, like `held`. */
+  private readonly heldEnforced = new Set<{ readonly id: RpcId; readonly method: string; settled: boolean }>();
   private readonly forwarded = new Map<string, Forwarded>();
   private grantLookupFor: GrantStore | undefined;
   private cachedLookup: GrantLookup | undefined;
@@ -134,6 +136,19 @@ export class Broker {
 
   /** A line from the editor (client → agent). */
   fromClient(line: Buffer): void {
+    if (this.readClientLine(line) === 'forward') this.deps.toAgent(line);
+  }
+
+  /**
+   * A client line that already reached the agent (forwarded before the relay loaded): its facts are
+   * noted as if it had come through here. Nothing can be waiting on the client yet at that point.
+   */
+  observeClient(line: Buffer): void {
+    this.readClientLine(line);
+  }
+
+  /** What a client line tells the broker; 'handled' when the broker answered in its place. */
+  private readClientLine(line: Buffer): 'forward' | 'handled' {
     if (clientLineNeedsInspection(line, this.forwarded.size > 0)) {
       const message = classify(parseLine(line));
       if (message.type === 'response' && this.forwarded.has(idKey(message.id))) {
@@ -148,10 +163,10 @@ export class Broker {
             this.forwarded.delete(idKey(message.id));
             const answer = answerFor('deny', entry?.agentOptions ?? []);
             this.answerAgent(message.id, answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' });
-            return;
+            return 'handled';
           }
         }
-        if (handled) return;
+        if (handled) return 'handled';
       } else if (message.type === 'request') {
         this.state.noteClientRequest(message.method, message.id, message.params);
       } else if (message.type === 'notification' && message.method === ACP.sessionCancel) {
@@ -159,7 +174,7 @@ export class Broker {
         if (typeof sessionId === 'string') this.cancelHeld((h) => h.sessionId === sessionId, 'session/cancel');
       }
     }
-    this.deps.toAgent(line);
+    return 'forward';
   }
 
   /** A line from the agent (agent → client). */
@@ -177,7 +192,7 @@ export class Broker {
         }
         if (message.method in ENFORCED_KIND) {
           const { id, method, params } = message;
-          if (this.waiting) return void this.waiting.push(() => this.onEnforcedRequest(id, method, params, line));
+          if (this.waiting) return this.holdEnforcedUntilReady(id, method, params, line);
           return this.onEnforcedRequest(id, method, params, line);
         }
         break;
@@ -206,6 +221,28 @@ export class Broker {
     this.cancelHeld(() => true, 'shutdown');
   }
 
+  /**
+   * The editor is gone (its input ended) while the agent still runs: nobody can answer or be told
+   * any more. Every request still open is settled before the agent's input is closed — permission
+   * requests held or escalated are cancelled, held fs/terminal calls refused — so the agent gets
+   * exactly one answer for each, and none of them an allow.
+   */
+  clientGone(): void {
+    this.cancelHeld(() => true, 'client-gone');
+    for (const held of this.heldEnforced) {
+      held.settled = true;
+      this.refuseEnforced(held.id, held.method, 'the editor disconnected before the broker could check this request');
+    }
+    this.heldEnforced.clear();
+    for (const entry of this.forwarded.values()) {
+      if (entry.settled) continue;
+      entry.settled = true;
+      this.answerAgent(entry.id, { outcome: 'cancelled' });
+      this.record(entry, { decision: 'cancelled', outcome: 'cancelled', source: { type: 'cancelled', by: 'client-gone' } });
+    }
+    // Settled entries stay: an answer still arriving (stdout gone, stdin not) is dropped, not relayed.
+  }
+
   heldCount(): number {
     return this.held.size;
   }
@@ -217,6 +254,16 @@ export class Broker {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     const finished = this.state.noteToolCallUpdate(p.sessionId, update);
     if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
+  }
+
+  /** An fs/terminal request that arrived before the engine was ready: held, and refusable meanwhile. */
+  private holdEnforcedUntilReady(id: RpcId, method: string, params: unknown, line: Buffer): void {
+    const held = { id, method, settled: false };
+    this.heldEnforced.add(held);
+    this.waiting!.push(() => {
+      this.heldEnforced.delete(held);
+      if (!held.settled) this.onEnforcedRequest(id, method, params, line);
+    });
   }
 
   /** A permission request that arrived before the engine was ready: held, and cancellable meanwhile. */
@@ -532,7 +579,7 @@ export class Broker {
     this.deps.toAgent(encode({ jsonrpc: '2.0', id, result: { outcome } }));
   }
 
-  private cancelHeld(which: (held: Held) => boolean, by: 'session/cancel' | '$/cancel_request' | 'shutdown'): void {
+  private cancelHeld(which: (held: Held) => boolean, by: CancelledBy): void {
     for (const [key, held] of this.held) {
       if (held.settled || !which(held)) continue;
       held.settled = true;

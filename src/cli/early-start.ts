@@ -23,5 +23,5 @@ export function earlyStart(args: ParsedArgs): EarlyChild | undefined {
     }
   }
   if (!new CheckedPolicies(dirs.state).allChecked(texts)) return undefined;
-  return spawnEarly(command, agentArgs);
+  return spawnEarly(command, agentArgs, { clientIn: process.stdin });
 }

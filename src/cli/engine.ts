@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
-import { readPolicyFile, type PolicySource } from '../policy/sources.js';
+import { readPolicyFile } from '../policy/read-file.js';
+import type { PolicySource } from '../policy/sources.js';
 import { CheckedPolicies } from '../runtime/checked-policies.js';
 import type { PolicyManager } from '../runtime/policy-manager.js';
 import { brokerDirs, type BrokerDirs } from '../platform/dirs.js';
@@ -93,6 +94,8 @@ export async function startEngine(args: ParsedArgs, stderr: (s: string) => void,
     checked.remember(texts);
   }
   const ready = (async (): Promise<Engine> => {
+    // Known-good content: nothing heavy loads before `after` (the agent's boot needs the CPU).
+    if (known && options.after) await options.after;
     const [shell, { PolicyManager }, { TrustFile }] = await Promise.all([
       shellLoading, import('../runtime/policy-manager.js'), import('../runtime/trust-file.js')]);
     shell.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
@@ -116,11 +119,19 @@ export function decisionIdGenerator(): () => string {
   return () => `${prefix}-${(++n).toString(36)}`;
 }
 
+/**
+ * How stale the broker's view of grants.json may be. Another process's change (another session's
+ * "always", `acp-broker grants revoke`) is seen within this window; deciding does not stat the file
+ * every time.
+ */
+export const GRANTS_FRESH_MS = 100;
+
 /** The user's grants; a broken store is reported (stderr and audit) and the broker goes on without it. */
 export async function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: string) => void): Promise<FileGrantStore> {
   const { FileGrantStore } = await import('../grants/file-store.js');
   return new FileGrantStore({
     dir: dirs.config,
+    freshForMs: GRANTS_FRESH_MS,
     onProblem: (problem) => {
       const backup = problem.backupPath ? ` It was moved aside to ${problem.backupPath}.` : '';
       stderr(`acp-broker: WARNING: the grants store has a problem (${problem.code}): ${problem.message}.${backup} Continuing without remembered grants.\n`);

@@ -5,7 +5,7 @@ import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
 import { describeExample, ruleMatchesExample } from '../policy/examples.js';
 import { lintPolicy, rulesWithoutExamples } from '../policy/lint.js';
 import { loadPolicyText } from '../policy/load.js';
-import { readPolicyFile } from '../policy/sources.js';
+import { readPolicyFile } from '../policy/read-file.js';
 import { PROJECT_POLICY_PATH } from '../policy/trust.js';
 import type { PolicyFile } from '../policy/types.js';
 import { brokerDirs } from '../platform/dirs.js';

@@ -5,6 +5,7 @@ import { BrokerError } from '../core/errors.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import type { EarlyChild } from '../relay/early-child.js';
 import { runAgent } from '../relay/run-agent.js';
+import type { ShellContext } from '../shell/types.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 
@@ -34,19 +35,27 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
   const grants = new LateGrantStore();
-  const decisionsReady = Promise.all([starting.ready, loadingGate.then(() => openGrantStore(dirs, audit, stderr))])
-    .then(([ready, store]) => { engine = ready; grants.attach(store); });
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
   const timeout = single(args, '--timeout');
   if (timeout !== undefined && !(Number(timeout) > 0)) throw new BrokerError('usage', '--timeout takes a number of seconds greater than 0');
+  const decisionDeps = {
+    // Used only once decisionsReady has resolved (the broker holds decisions until then).
+    policyFor: (workspace: string) => engine!.policies.forWorkspace(workspace),
+    shell: { analyze: (line: string, context: ShellContext) => engine!.shell.analyze(line, context) },
+    home: dirs.home, fallbackWorkspace: process.cwd(), canonicalize: realpathCanonicalizer(), grants,
+    nonInteractive: args.flags.has('--non-interactive'), clock: () => new Date(),
+  };
+  // Decisions wait for the engine and the grants store, then for a short rehearsal of the decision
+  // path (see broker/rehearsal.ts), so the first real decisions do not run cold.
+  const decisionsReady = Promise.all([starting.ready, loadingGate.then(() => openGrantStore(dirs, audit, stderr))])
+    .then(([ready, store]) => { engine = ready; grants.attach(store); })
+    .then(() => import('../broker/rehearsal.js'))
+    .then(({ rehearseDecisions }) => rehearseDecisions(decisionDeps));
   const session = runAgent({
     command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
-      // Used only once decisionsReady has resolved (the broker holds decisions until then).
-      policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
-      decisionsReady, home: dirs.home, ...(timeout !== undefined ? { escalationTimeoutMs: Number(timeout) * 1000 } : {}), fallbackWorkspace: process.cwd(),
-      canonicalize: realpathCanonicalizer(), grants, nonInteractive: args.flags.has('--non-interactive'), audit,
-      clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
+      ...decisionDeps, decisionsReady, audit, newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
+      ...(timeout !== undefined ? { escalationTimeoutMs: Number(timeout) * 1000 } : {}),
     },
   });
   if (early) {

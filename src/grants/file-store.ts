@@ -30,6 +30,14 @@ export interface FileGrantStoreOptions extends Partial<GrantStoreDeps> {
   /** Told about a corrupt or unreadable store; the broker prints it and audits it. */
   readonly onProblem?: (problem: GrantStoreProblem) => void;
   readonly lock?: { readonly timeoutMs?: number; readonly staleMs?: number };
+  /**
+   * How long a read may trust the cache before looking at the file again (ms, monotonic). 0, the
+   * default, looks on every read. A broker deciding thousands of requests a second passes a short
+   * window: another process's change is then seen within it, and a stat per decision is saved.
+   */
+  readonly freshForMs?: number;
+  /** Monotonic milliseconds, for the freshness window; tests inject one. */
+  readonly monotonicMs?: () => number;
 }
 
 /** Thrown by conf's deserialize hook, so failures are told apart by class, not by message text. */
@@ -65,6 +73,10 @@ export class FileGrantStore implements GrantStore {
   #conf: Conf<GrantsFile> | undefined;
   #cache: Cache = { stamp: undefined, grants: [] };
   #lastProblem: string | undefined;
+  readonly #freshForMs: number;
+  readonly #monotonicMs: () => number;
+  /** When the file was last looked at (monotonic ms); -Infinity forces a look. */
+  #lookedAt = -Infinity;
 
   constructor(options: FileGrantStoreOptions) {
     this.#dir = path.resolve(options.dir);
@@ -76,6 +88,8 @@ export class FileGrantStore implements GrantStore {
       timeoutMs: options.lock?.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
       staleMs: options.lock?.staleMs ?? DEFAULT_LOCK_STALE_MS,
     };
+    this.#freshForMs = options.freshForMs ?? 0;
+    this.#monotonicMs = options.monotonicMs ?? (() => performance.now());
   }
 
   list(): Grant[] {
@@ -106,10 +120,14 @@ export class FileGrantStore implements GrantStore {
 
   reload(): void {
     this.#cache = { stamp: undefined, grants: [] };
+    this.#lookedAt = -Infinity;
     this.#refresh();
   }
 
   #refresh(): void {
+    const now = this.#monotonicMs();
+    if (this.#freshForMs > 0 && this.#cache.stamp !== undefined && now - this.#lookedAt < this.#freshForMs) return;
+    this.#lookedAt = now;
     const stamp = this.#stamp();
     if (stamp !== undefined && stamp === this.#cache.stamp) return;
     const read = this.#read();

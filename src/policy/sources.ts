@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { ShellAnalyzer } from '../shell/types.js';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { checkExamples } from './examples.js';
 import { loadPolicyText } from './load.js';
+import { readPolicyFile } from './read-file.js';
 import type { Layer, PolicyFile, PolicySet } from './types.js';
 
 export interface PolicySource {
@@ -13,19 +13,6 @@ export interface PolicySource {
 export interface LoadedPolicies {
   readonly policy: PolicySet | undefined;
   readonly diagnostics: readonly Diagnostic[];
-}
-
-/** A policy file's text, or the diagnostic that says why it could not be read. */
-export function readPolicyFile(file: string): { text: string } | { diagnostic: Diagnostic } {
-  try {
-    return { text: readFileSync(file, 'utf8') };
-  } catch (error) {
-    return { diagnostic: {
-      severity: 'error', code: 'read_failed', location: { file, line: 1, column: 1 },
-      message: `cannot read policy file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      hint: 'check the path given to --policy',
-    } };
-  }
 }
 
 /** Read, validate and example-check every policy file; any error means no policy. */

@@ -70,6 +70,10 @@ export function pumpLines(options: {
   scanner?: ChunkScanner;
   oversized?: (bytes: Buffer, end: boolean) => void;
   batches?: readonly BatchWriter[];
+  /** Bytes read from `source` before this pump existed (the start of a line), relayed first. */
+  initial?: Buffer;
+  /** `source` had already ended before this pump existed: its 'end' will not fire again. */
+  alreadyEnded?: boolean;
 }): Pump {
   const { source, sink } = options;
   const forward = (bytes: Buffer) => sink.write(bytes);
@@ -98,6 +102,11 @@ export function pumpLines(options: {
       sink.stream.once('drain', resume);
     }
   });
+  if (options.initial && options.initial.length > 0) inBatches(() => splitter.push(options.initial!));
+  if (options.alreadyEnded) {
+    finish();
+    return { stop: () => {} };
+  }
   source.on('end', finish);
   // A failed or closed source is an end too: whoever waits for it must not wait forever.
   source.on('error', finish);

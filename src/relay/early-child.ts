@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 // Deliberately light: `run` spawns the agent with this before loading the relay and the policy engine.
 
@@ -10,10 +11,22 @@ export interface EarlyChild {
   readonly process: ChildProcess;
   readonly spawnError: () => Error | undefined;
   readonly exited: () => { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** Set when the client's input is forwarded before the relay loads (see forwardClientEarly). */
+  readonly takeClientInput?: () => EarlyClientInput;
+}
+
+/** What the early forwarder did with the client's input, handed to the relay when it takes over. */
+export interface EarlyClientInput {
+  /** Complete lines already written to the agent, in order: the broker observes them, never forwards them again. */
+  readonly forwarded: readonly Buffer[];
+  /** The start of a line not yet complete, not forwarded: the relay's first bytes. */
+  readonly rest: Buffer;
+  /** The client's input had already ended. */
+  readonly ended: boolean;
 }
 
 /** Spawn now, remembering the events that fire before the relay attaches. */
-export function spawnEarly(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): EarlyChild {
+export function spawnEarly(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; clientIn?: Readable } = {}): EarlyChild {
   const child = spawn(command, [...args], {
     stdio: ['pipe', 'pipe', 'pipe'], env: options.env ?? process.env, ...(options.cwd ? { cwd: options.cwd } : {}),
   });
@@ -21,6 +34,65 @@ export function spawnEarly(command: string, args: readonly string[], options: { 
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   child.once('error', (e) => { error = e; });
   child.once('exit', (code, signal) => { exit = { code, signal }; });
-  return { process: child, spawnError: () => error, exited: () => exit };
+  const takeClientInput = options.clientIn ? forwardClientEarly(options.clientIn, child) : undefined;
+  return { process: child, spawnError: () => error, exited: () => exit, ...(takeClientInput ? { takeClientInput } : {}) };
 }
 
+/** Early forwarding stops (the rest waits for the relay) once this much has been forwarded. */
+const EARLY_FORWARD_LIMIT = 1024 * 1024;
+
+/**
+ * Until the relay has loaded, the client's complete lines go straight to the agent: the editor's
+ * `initialize` then reaches the agent while it boots instead of after the broker has loaded. Safe
+ * because nothing from the client can need a decision before the broker has seen a line from the
+ * agent (there is nothing yet to answer or cancel), and the agent's output waits in its pipe for
+ * the relay. The broker later observes the forwarded lines (session/new and the like) in order,
+ * before the first agent line. Returns the hand-over: forwarding stops when it is called.
+ */
+export function forwardClientEarly(clientIn: Readable, child: ChildProcess): () => EarlyClientInput {
+  const forwarded: Buffer[] = [];
+  let forwardedBytes = 0;
+  let rest = Buffer.alloc(0);
+  let ended = false;
+  let paused = false;
+  const onData = (chunk: Buffer) => {
+    const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+    const lastNewline = data.lastIndexOf(10);
+    // Copies: the stream may reuse a chunk's memory once this handler returns.
+    rest = Buffer.from(data.subarray(lastNewline + 1));
+    if (lastNewline !== -1) {
+      const lines = Buffer.from(data.subarray(0, lastNewline + 1));
+      forwarded.push(lines);
+      forwardedBytes += lines.length;
+      child.stdin?.write(lines);
+    }
+    if (forwardedBytes + rest.length >= EARLY_FORWARD_LIMIT) {
+      // Enough held in memory: the client waits for the relay.
+      clientIn.off('data', onData);
+      clientIn.pause();
+      paused = true;
+    }
+  };
+  const onEnd = () => { ended = true; };
+  clientIn.on('data', onData);
+  clientIn.once('end', onEnd);
+  // The relay attaches its own listener in the same turn as this hand-over, so no chunk falls between.
+  return () => {
+    clientIn.off('data', onData);
+    clientIn.off('end', onEnd);
+    if (paused) clientIn.resume();
+    return { forwarded: splitLines(forwarded), rest, ended };
+  };
+}
+
+function splitLines(blocks: readonly Buffer[]): Buffer[] {
+  const lines: Buffer[] = [];
+  for (const block of blocks) {
+    for (let start = 0; start < block.length;) {
+      const end = block.indexOf(10, start) + 1;
+      lines.push(block.subarray(start, end));
+      start = end;
+    }
+  }
+  return lines;
+}

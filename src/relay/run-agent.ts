@@ -80,6 +80,16 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const toAgent = (bytes: Buffer) => { brokerWrites++; agentWriter.write(bytes); };
   const toClient = (bytes: Buffer) => { brokerWrites++; clientWriter.write(bytes); };
   const broker = new Broker({ ...options.deps, toAgent, toClient });
+  // Client lines the early forwarder already gave the agent: the broker notes them, in order,
+  // before it sees anything from the agent. Taken over in this turn, with the pump attached below.
+  const earlyInput = options.child?.takeClientInput?.();
+  for (const line of earlyInput?.forwarded ?? []) {
+    try {
+      broker.observeClient(line);
+    } catch (error) {
+      warn(`acp-broker: internal error on a line from the client: ${(error as Error)?.stack ?? String(error)}`);
+    }
+  }
 
   let agentExited = false;
   let terminateTimer: NodeJS.Timeout | undefined;
@@ -94,12 +104,21 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     }, graceMs);
     terminateTimer.unref();
   };
-  const clientGone = () => stopAgent();
+  // Settle what the editor can no longer answer, then close the agent's input.
+  const clientGone = () => {
+    try {
+      broker.clientGone();
+    } catch (error) {
+      warn(`acp-broker: internal error settling requests after the editor left: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    stopAgent();
+  };
 
   pumpLines({
     source: options.clientIn, sink: agentWriter, maxLineBytes, batches, scanner: broker.clientScanner,
+    ...(earlyInput ? { initial: earlyInput.rest, alreadyEnded: earlyInput.ended } : {}),
     onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
-    onEnd: () => stopAgent(),
+    onEnd: () => clientGone(),
   });
   let agentOutputEnded: () => void;
   const outputDone = new Promise<void>((resolve) => { agentOutputEnded = resolve; });

@@ -219,6 +219,13 @@ describe('fuzzing the real CLI (one smaller spawned run)', () => {
     ];
     for (const l of clientLines) run.send(l.slice(0, -1));
     await run.waitFor((l) => l.message?.method === '_fuzz/done', 'the end of the agent\'s traffic');
+    // The client stays until the broker has settled every intercepted request (answered it or passed
+    // it on to the client), at most 20 s: decisions may wait for the engine to load.
+    const answeredIds = () => { try { return readFileSync(record, 'utf8'); } catch { return ''; } };
+    const settled = ({ id }: Intercepted) => answeredIds().includes(`"id":${JSON.stringify(id)},`)
+      || run.lines.some((l) => l.message?.id === id && l.message?.method !== undefined);
+    const waitedSince = Date.now();
+    while ([...intercepted.values()].some((i) => !settled(i)) && Date.now() - waitedSince < 20_000) await new Promise((r) => setTimeout(r, 25));
     run.child.stdin.end();
     expect((await run.exit).code).toBe(0);
     const toAgent = readFileSync(record, 'utf8').split('\n').filter((l) => l !== '').map((l) => `${l}\n`);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { command, isAlive, killQuietly, permissionRequest, startBroker, type BrokerRun } from './driver.js';
@@ -113,6 +114,20 @@ describe('the client disappears mid-turn', () => {
     const { code } = await run.exit;
     expect(code).toBe(0);
     expect(isAlive(agentPid)).toBe(false);
+  });
+
+  it('stdin closed while a request is escalated: the agent gets one answer for it, cancelled, before its input closes', async () => {
+    const record = join(tmpdir(), `acp-broker-record-${process.pid}-${Date.now()}.bin`);
+    const run = startBroker({ env: { EXIT_CODE: '0', RECORD_TO: record } });
+    await started(run);
+    await pendingEscalation(run);
+    run.child.stdin.end();
+    expect((await run.exit).code).toBe(0);
+    const answers = readFileSync(record, 'utf8').split('\n').filter((l) => l.includes('"id":41'));
+    expect(answers).toEqual(['{"jsonrpc":"2.0","id":41,"result":{"outcome":{"outcome":"cancelled"}}}']);
+    const events = readFileSync(run.audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { decision?: string; outcome?: string; source?: unknown });
+    expect(events.at(-1)).toMatchObject({ decision: 'cancelled', outcome: 'cancelled', source: { type: 'cancelled', by: 'client-gone' } });
+    expect(events.some((e) => e.outcome === 'allowed')).toBe(false);
   });
 
   it('stdin closed, the agent ignores EOF while streaming: terminated after the grace period', async () => {

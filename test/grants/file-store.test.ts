@@ -56,6 +56,26 @@ describe('file store: persistence and sharing', () => {
     expect(mine.list().map((g) => g.label)).toEqual(['`npm run lint` in project-x']);
   });
 
+  it("with a freshness window, another store's change is seen once the window has passed, not before", () => {
+    const dir = tempDir();
+    let now = 1000;
+    const mine = openStore(dir, { freshForMs: 100, monotonicMs: () => now, newId: () => `mine-${Math.random()}` }).store;
+    const theirs = openStore(dir, { newId: () => `theirs-${Math.random()}` }).store;
+    expect(mine.list()).toEqual([]);
+    const added = theirs.add(commandGrant('npm test'));
+    now += 99;
+    expect(mine.list()).toEqual([]);
+    now += 1;
+    expect(mine.list()).toEqual([added]);
+    // Its own writes are visible at once, whatever the window.
+    const own = mine.add(commandGrant('npm run lint'));
+    expect(mine.list()).toEqual([added, own]);
+    expect(theirs.revoke(added.id)).toBe(true);
+    expect(mine.list()).toEqual([added, own]);
+    now += 100;
+    expect(mine.list()).toEqual([own]);
+  });
+
   it('writes by atomic replacement: a new file each time and no temp files left behind', () => {
     const dir = tempDir();
     const { store } = openStore(dir);

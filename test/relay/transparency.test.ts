@@ -110,7 +110,13 @@ describe('early start: the agent starts before the engine loads, only for policy
     const recorded = join(dir, 'recorded');
     const run = spawnBroker(['--policy', policy, '--', process.execPath, '-e',
       `${marker ? `require('fs').writeFileSync(${JSON.stringify(marker)}, '');` : ''}process.stdout.write(require('fs').readFileSync(${JSON.stringify(emit)}));process.stdin.pipe(require('fs').createWriteStream(${JSON.stringify(recorded)}));`], { ACP_BROKER_HOME: home });
-    setTimeout(() => run.child.stdin.end(), 1500);
+    // The client leaves once the agent has its answer (or after 20 s, or when the broker exits).
+    const started = Date.now();
+    const answered = () => { try { return readFileSync(recorded, 'utf8').includes('"id":"p1"'); } catch { return false; } };
+    let exited = false;
+    void run.exit.then(() => { exited = true; });
+    while (!exited && !answered() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 25));
+    run.child.stdin.end();
     const { code } = await run.exit;
     let answer = '';
     try { answer = readFileSync(recorded, 'utf8'); } catch { /* never started */ }
@@ -126,6 +132,33 @@ describe('early start: the agent starts before the engine loads, only for policy
       expect(answer, attempt).toBe('{"jsonrpc":"2.0","id":"p1","result":{"outcome":{"outcome":"selected","optionId":"no"}}}\n');
     }
     expect(readFileSync(join(home, 'checked-policies.json'), 'utf8')).toContain('"hashes"');
+  });
+
+  it("the client's first lines reach an early agent at once, and the broker still learns the session's workspace from them", async () => {
+    const home = tempDir();
+    const workspace = tempDir();
+    const policy = join(tempDir(), 'p.yaml');
+    writeFileSync(policy, 'version: 1\ndefault: deny\nrules:\n  - id: ws\n    decision: allow\n    match: { kind: edit, paths: ["${workspace}/**"] }\n');
+    // The agent answers session/new with its own id, then asks to edit a file in the session's cwd.
+    const agent = `let buf = ''; process.stdin.on('data', (c) => { buf += c; let i; while ((i = buf.indexOf('\\n')) >= 0) {
+      const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);
+      const out = (x) => process.stdout.write(JSON.stringify(x) + '\\n');
+      if (m.method === 'initialize') out({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: 1 } });
+      if (m.method === 'session/new') { out({ jsonrpc: '2.0', id: m.id, result: { sessionId: 'agent-s1' } });
+        out({ jsonrpc: '2.0', id: 'p1', method: 'session/request_permission', params: { sessionId: 'agent-s1',
+          toolCall: { toolCallId: 't1', kind: 'edit', locations: [{ path: m.params.cwd + '/notes.txt' }] },
+          options: [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }, { optionId: 'no', name: 'No', kind: 'reject_once' }] } }); }
+      if (m.id === 'p1') { process.stderr.write('ANSWER ' + JSON.stringify(m.result) + '\\n'); process.exit(0); }
+    } });`;
+    for (const attempt of ['first (validated)', 'second (early start)']) {
+      const run = spawnBroker(['--policy', policy, '--non-interactive', '--', process.execPath, '-e', agent], { ACP_BROKER_HOME: home });
+      // Written at once: on the early start these lines reach the agent before the relay has loaded.
+      run.child.stdin.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}\n');
+      run.child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":${JSON.stringify(workspace)},"mcpServers":[]}}\n`);
+      const { code } = await run.exit;
+      expect(code, attempt).toBe(0);
+      expect(run.stderr(), attempt).toContain('ANSWER {"outcome":{"outcome":"selected","optionId":"ok"}}');
+    }
   });
 
   it('a policy edited to be invalid after a good start never starts the agent', async () => {

@@ -1,0 +1,24 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { maskEveryPattern, maskText, maskValue } from '../../src/audit/mask.js';
+
+// Fragments of every secret shape, in mixed case, so random strings often come close to one.
+const FRAGMENTS = ['sk-', 'pk-', 'rk-', 'ghp_', 'gho_', 'github_pat_', 'AKIA', 'AIza', 'xoxb-', '-----BEGIN ', 'RSA ', 'PRIVATE KEY-----',
+  '-----END ', 'Bearer ', 'bearer\t', '--password=', '-passwd ', '--token ', '--secret=', '--api-key=', '--apikey ', 'API_KEY=', 'MY_TOKEN=',
+  'SECRET=', 'PASSWORD=', 'ACCESS_KEY=', 'Secret', 'ToKeN', 'abcdefghijklmnopqrstuvwxyz0123456789', 'ABCDEFGHIJKLMNOP', '_', '-', '=', ' ', "'", '"', '\n', 'é'];
+
+describe('audit masking', () => {
+  it('masks the shapes of keys, tokens and inline secrets', () => {
+    expect(maskText('curl -H "Authorization: Bearer abc.def" --token t0k3n https://x')).toBe('curl -H "Authorization: Bearer ***" --token *** https://x');
+    expect(maskText('export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz && API_KEY=sk-abcdefghijklmnop run')).toBe('export GITHUB_TOKEN=*** && API_KEY=*** run');
+    expect(maskText('aws --profile x AKIAABCDEFGHIJKLMNOP')).toBe('aws --profile x ***');
+    expect(maskValue({ password: 'hunter2', nested: { apiKey: 42, note: 'xoxb-1234567890-abc' } })).toEqual({ password: '***', nested: { apiKey: '***', note: '***' } });
+  });
+
+  it('the quick pre-check never skips a string that a pattern would change', () => {
+    fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), { maxLength: 12 }), (parts) => {
+      const text = parts.join('');
+      expect(maskText(text)).toBe(maskEveryPattern(text).length > 2000 ? maskText(text) : maskEveryPattern(text));
+    }), { numRuns: 20_000 });
+  });
+});

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AuditEventV1 } from '../../src/audit/event.js';
+import { lexicalOnly } from '../../src/facts/paths.js';
+import { FileGrantStore } from '../../src/grants/file-store.js';
+import { rehearseDecisions } from '../../src/broker/rehearsal.js';
+import { tempDir } from '../helpers/cli.js';
+import { harness, policyFrom, shell } from '../helpers/harness.js';
+
+const POLICY = `
+version: 1
+default: ask
+rules:
+  - id: tests
+    decision: allow
+    match: { command: ["npm test", "echo", "git status"] }
+  - id: no-rm
+    decision: deny
+    match: { command: ["rm -rf"] }
+`;
+
+async function deps(dir: string) {
+  const policy = await policyFrom(POLICY);
+  return {
+    policyFor: () => policy, shell: await shell(), home: '/home/dev', fallbackWorkspace: '/home/dev/project', canonicalize: lexicalOnly,
+    nonInteractive: false, clock: () => new Date('2026-11-30T12:00:00Z'), grants: new FileGrantStore({ dir }),
+  };
+}
+
+describe('the decision-path rehearsal', () => {
+  it('decides the requested number of synthetic requests and leaves no trace: no grants file, nothing kept', async () => {
+    const dir = tempDir();
+    const decided = await rehearseDecisions(await deps(dir), { requests: 300, budgetMs: 60_000, sliceMs: 4 });
+    expect(decided).toBe(300);
+    expect(existsSync(join(dir, 'grants.json'))).toBe(false);
+  });
+
+  it('stops when its time budget is spent', async () => {
+    const decided = await rehearseDecisions(await deps(tempDir()), { requests: 1e9, budgetMs: 50, sliceMs: 4 });
+    expect(decided).toBeGreaterThan(0);
+    expect(decided).toBeLessThan(1e9);
+  });
+
+  it('a broker on the same policy decides real requests the same way after it', async () => {
+    const d = await deps(tempDir());
+    await rehearseDecisions(d, { requests: 200, budgetMs: 60_000, sliceMs: 4 });
+    const h = await harness(d.policyFor());
+    const ask = (id: number, command: string) => h.agent({ jsonrpc: '2.0', id, method: 'session/request_permission', params: {
+      sessionId: 's', toolCall: { toolCallId: `t${id}`, kind: 'execute', rawInput: { command } },
+      options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } });
+    ask(1, 'npm test && git status');
+    ask(2, 'rm -rf build');
+    expect(h.answers().get(1)).toEqual({ outcome: { outcome: 'selected', optionId: 'ok' } });
+    expect(h.answers().get(2)).toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
+    expect(h.audit.map((e: AuditEventV1) => e.event)).toEqual(['decision', 'decision']);
+  });
+});
