@@ -98,7 +98,9 @@ describe('the audit log cannot be written', () => {
     run.child.stdin.end();
     expect((await run.exit).code).toBe(0);
     expect(run.stderr()).not.toMatch(/WARNING/);
-    const events = readFileSync(run.audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { outcome: string });
-    expect(events.map((e) => e.outcome)).toEqual(['denied', 'allowed', 'denied', 'escalated', 'allowed']);
+    const events = readFileSync(run.audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; source: unknown });
+    // The escalated request was still open when the client left: cancelled for the agent, and audited.
+    expect(events.map((e) => e.outcome)).toEqual(['denied', 'allowed', 'denied', 'escalated', 'allowed', 'cancelled']);
+    expect(events.at(-1)!.source).toEqual({ type: 'cancelled', by: 'client-gone' });
   });
 });
