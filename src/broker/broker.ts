@@ -396,7 +396,9 @@ export class Broker {
     const offer = optionId === undefined ? undefined
       : entry.offers.get(optionId) ?? (agentOption ? offerForAgentAlways(agentOption, entry.facts, entry.evaluation, this.scopeFor(entry)) : undefined);
     if (!offer) {
-      const decision = outcome?.outcome === 'cancelled' ? 'cancelled' : agentOption?.kind.startsWith('allow') ? 'allow' : agentOption ? 'deny' : undefined;
+      // An error answer (no result) settles the request too: the agent gets the client's error.
+      const decision = outcome?.outcome === 'cancelled' || result === undefined ? 'cancelled'
+        : agentOption?.kind.startsWith('allow') ? 'allow' : agentOption ? 'deny' : undefined;
       if (decision) this.auditClientAnswer(entry, decision, optionId, []);
       return false;
     }

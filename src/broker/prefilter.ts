@@ -23,8 +23,11 @@ const CLIENT_NEEDLES = bytes('initialize', 'ssion/', '$/cancel_request');
 const ESCAPES = bytes('\\u', '\\/');
 /** The keys `"result"` and `"error"` of a response, while the broker waits for one from the agent. */
 const RESPONSE_NEEDLES = bytes('result"', 'rror"');
-/** The key `"outcome"` of the client's answer, while escalated permission requests wait for one. */
-const OUTCOME_NEEDLES = bytes('utcome"');
+/**
+ * The key `"outcome"` of the client's answer, or `"error"` of its failure, while escalated permission
+ * requests wait for one: either settles the request.
+ */
+const OUTCOME_NEEDLES = bytes('utcome"', 'rror"');
 
 /** Agent→client requests the broker answers or refuses itself: never forwarded unchecked. */
 export const INTERCEPTED_METHODS: ReadonlySet<string> = new Set([ACP.requestPermission, ACP.fsRead, ACP.fsWrite, ACP.terminalCreate]);

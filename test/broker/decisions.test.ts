@@ -297,6 +297,21 @@ describe('escalation timeout', () => {
   });
 });
 
+describe('the client answers an escalation with an error', () => {
+  it('the error is relayed as the only answer: no timeout fallback later, no dialog withdrawn, audited as cancelled', async () => {
+    const h = await harness(await policyFrom(POLICY), { escalationTimeoutMs: 30 });
+    h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
+    h.agent({ jsonrpc: '2.0', id: 'e', method: 'session/request_permission', params: { sessionId: SID, toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'make deploy' } }, options: CLAUDE_OPTIONS } });
+    const toClient = h.toClient.length;
+    h.client({ jsonrpc: '2.0', id: 'e', error: { code: -32603, message: 'dialog failed' } });
+    await new Promise((r) => setTimeout(r, 120));
+    expect(h.toAgent.filter((l) => l.includes('"id":"e"'))).toEqual(['{"jsonrpc":"2.0","id":"e","error":{"code":-32603,"message":"dialog failed"}}\n']);
+    expect(h.toClient).toHaveLength(toClient);
+    expect(h.audit.at(-1)).toMatchObject({ decision: 'cancelled', outcome: 'cancelled', source: { type: 'client' } });
+  });
+});
+
 describe('enforcement modes', () => {
   const MODES = `
 version: 1
