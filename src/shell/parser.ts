@@ -3,6 +3,7 @@
  * touches Node APIs or wasm; everything else works on the plain `SyntaxNode` copy it returns.
  */
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Tree, type TreeCursor } from 'web-tree-sitter';
 import type { SyntaxNode } from './syntax.js';
 
@@ -23,6 +24,11 @@ export function loadBashParser(): Promise<BashParser> {
 }
 
 async function createBashParser(): Promise<BashParser> {
+  // Keep wasm on its baseline compiler. Tiering the grammar up costs ~0.5 s of CPU in background
+  // threads shortly after the first parses — on a laptop or a 2-CPU CI runner that competes with the
+  // agent and the relay — and buys ~10 % on the rare lines that need the full parser (measured with
+  // bench/shell-eval.mjs). Process-wide, but this grammar is the broker's only wasm.
+  setFlagsFromString('--no-wasm-tier-up');
   await Parser.init();
   const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
   const language = await Language.load(wasmPath);
