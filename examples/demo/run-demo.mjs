@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'dist', 'cli', 'main.js');
+const cli = join(root, 'dist', 'bin', 'acp-broker.js');
 if (!existsSync(cli)) {
   console.error('acp-broker is not built yet: run `npm ci` (or `npm run build`) first.');
   process.exit(2);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = join(ROOT, 'dist', 'bin', 'acp-broker.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 export function tempDir(prefix = 'acp-broker-test-'): string {

@@ -3,7 +3,7 @@
 //
 // For each agent × {shell, edit} × {allow, deny}:
 //   direct mode  — our tiny ACP client answers the agent's permission request by option kind;
-//   broker mode  — `node dist/cli/main.js run --policy … --non-interactive --audit … -- <agent>`
+//   broker mode  — `node dist/bin/acp-broker.js run --policy … --non-interactive --audit … -- <agent>`
 //                  answers it from a YAML policy; the client must never see a permission request.
 // Then: the file on disk, the prompt's stopReason, the tool call's fate as the agent reported it,
 // the answer the agent got (direct: our answer; broker: the audit log's decision and optionId).

@@ -9,7 +9,7 @@ import { launchSpec } from "./agents.mjs";
 import { startFakeModel } from "./fake-model.mjs";
 import { REPO_ROOT } from "./install-agents.mjs";
 
-export const BROKER_MAIN = join(REPO_ROOT, "dist", "cli", "main.js");
+export const BROKER_MAIN = join(REPO_ROOT, "dist", "bin", "acp-broker.js");
 export const LOG_DIR = join(REPO_ROOT, ".cache", "interop-logs");
 
 export function brokerAvailable() {

@@ -110,9 +110,13 @@ describe('early start: the agent starts before the engine loads, only for policy
     const recorded = join(dir, 'recorded');
     const run = spawnBroker(['--policy', policy, '--', process.execPath, '-e',
       `${marker ? `require('fs').writeFileSync(${JSON.stringify(marker)}, '');` : ''}process.stdout.write(require('fs').readFileSync(${JSON.stringify(emit)}));process.stdin.pipe(require('fs').createWriteStream(${JSON.stringify(recorded)}));`], { ACP_BROKER_HOME: home });
-    // The client leaves once the agent has its answer (or after 20 s, or when the broker exits).
+    // The client leaves once the request is settled — answered, or passed on to the client — (or
+    // after 20 s, or when the broker exits).
     const started = Date.now();
-    const answered = () => { try { return readFileSync(recorded, 'utf8').includes('"id":"p1"'); } catch { return false; } };
+    const answered = () => {
+      if (run.stdout().includes('"id":"p1"')) return true;
+      try { return readFileSync(recorded, 'utf8').includes('"id":"p1"'); } catch { return false; }
+    };
     let exited = false;
     void run.exit.then(() => { exited = true; });
     while (!exited && !answered() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 25));
