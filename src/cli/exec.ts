@@ -55,6 +55,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });
+  // Everything the agent wrote has been relayed once its exit is known: the client then sees the
+  // end of the stream, so a turn cut short (or an agent that never started) fails instead of waiting.
+  void session.exitCode.then(() => brokerToClient.end());
   const result = await runHeadlessClient({
     toAgent: clientToBroker, fromAgent: brokerToClient, cwd, prompt,
     onText: (text) => process.stdout.write(text),
