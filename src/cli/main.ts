@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { BrokerError } from '../core/errors.js';
 import { parseArgs, USAGE } from './args.js';
+// Static, unlike the other commands' modules: `run` is the hot path, and the agent's spawn should
+// not wait for one more module load.
+import { earlyStart } from './early-start.js';
 
 const VERSION = '0.1.0';
 const io = () => ({ stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) });
@@ -12,7 +15,7 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (args.command) {
     // Each command's modules load only when it runs: start-up time is the agent's start-up time.
     case 'run': {
-      const early = args.flags.has('--help') ? undefined : (await import('./early-start.js')).earlyStart(args);
+      const early = args.flags.has('--help') ? undefined : earlyStart(args);
       return (await import('./run.js')).runCommand(args, early);
     }
     case 'exec': return (await import('./exec.js')).execCommand(args);
