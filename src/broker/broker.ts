@@ -45,6 +45,9 @@ export interface BrokerDeps {
   readonly escalationTimeoutMs?: number;
 }
 
+/** What deciding itself needs: the policy, the parser, paths, grants and the clock — no I/O to the peers. */
+export type DecisionDeps = Pick<BrokerDeps, 'policyFor' | 'shell' | 'home' | 'fallbackWorkspace' | 'canonicalize' | 'grants' | 'nonInteractive' | 'clock'>;
+
 /** A permission request the broker answers itself but has not answered yet. */
 interface Held {
   readonly id: RpcId;

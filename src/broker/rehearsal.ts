@@ -1,7 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import type { AuditSink } from '../audit/sink.js';
-import { Broker, type BrokerDeps } from './broker.js';
+import { encode } from '../protocol/jsonrpc.js';
+import { Broker, type DecisionDeps } from './broker.js';
 
 /**
  * A rehearsal of the decision path, run once the engine has loaded and before the first real
@@ -23,10 +24,8 @@ export interface RehearsalOptions {
 
 export const DEFAULT_REHEARSAL: RehearsalOptions = { requests: 4000, budgetMs: 1000, sliceMs: 4 };
 
-type RehearsalDeps = Omit<BrokerDeps, 'toAgent' | 'toClient' | 'audit' | 'decisionsReady' | 'escalationTimeoutMs' | 'log' | 'newDecisionId'>;
-
 /** Resolves with the number of synthetic requests decided. Never throws: a failure only ends it early. */
-export async function rehearseDecisions(deps: RehearsalDeps, options: RehearsalOptions = DEFAULT_REHEARSAL): Promise<number> {
+export async function rehearseDecisions(deps: DecisionDeps, options: RehearsalOptions = DEFAULT_REHEARSAL): Promise<number> {
   // Events are serialized as the real sink would, then dropped.
   const audit: AuditSink = { write: (event) => void JSON.stringify(event), close: async () => {} };
   let ids = 0;
@@ -34,8 +33,8 @@ export async function rehearseDecisions(deps: RehearsalDeps, options: RehearsalO
     ...deps, audit, toAgent: () => {}, toClient: () => {}, log: () => {}, newDecisionId: () => `rehearsal-${++ids}`,
   });
   const workspace = deps.fallbackWorkspace;
-  broker.fromClient(line({ jsonrpc: '2.0', id: 'rehearsal', method: 'session/new', params: { cwd: workspace, mcpServers: [] } }));
-  broker.fromAgent(line({ jsonrpc: '2.0', id: 'rehearsal', result: { sessionId: SESSION } }));
+  broker.fromClient(encode({ jsonrpc: '2.0', id: 'rehearsal', method: 'session/new', params: { cwd: workspace, mcpServers: [] } }));
+  broker.fromAgent(encode({ jsonrpc: '2.0', id: 'rehearsal', result: { sessionId: SESSION } }));
   const started = performance.now();
   let done = 0;
   try {
@@ -79,18 +78,14 @@ const COMMANDS: readonly ((n: number) => string)[] = [
   (n) => `echo "$(date) run ${n}" >> log.txt`,
 ];
 
-function line(message: unknown): Buffer {
-  return Buffer.from(`${JSON.stringify(message)}\n`);
-}
-
 /** The lines one agent sends for one tool call, cycling through claude-, gemini- and codex-shaped requests. */
 function syntheticCall(n: number, workspace: string): Buffer[] {
   const command = COMMANDS[n % COMMANDS.length]!(n);
   const toolCallId = `rehearsal-${n}`;
   const file = `${workspace}/src/module-${n}.ts`;
   const request = (toolCall: object, options: object[]) =>
-    line({ jsonrpc: '2.0', id: `rehearsal-${n}`, method: 'session/request_permission', params: { sessionId: SESSION, options, toolCall } });
-  const update = (update: object) => line({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION, update } });
+    encode({ jsonrpc: '2.0', id: `rehearsal-${n}`, method: 'session/request_permission', params: { sessionId: SESSION, options, toolCall } });
+  const update = (update: object) => encode({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION, update } });
   switch (n % 6) {
     case 0: { // claude-code-acp: the tool_call carries the input, the request names it
       const rawInput = { command, description: 'Run a command' };

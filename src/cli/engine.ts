@@ -10,6 +10,8 @@ import type { FileGrantStore } from '../grants/file-store.js';
 import type { Grant } from '../grants/grant.js';
 import type { ClearFilter, GrantInput, GrantStore } from '../grants/store.js';
 import type { AuditSink } from '../audit/sink.js';
+import type { DecisionDeps } from '../broker/broker.js';
+import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import type { ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
 
@@ -110,6 +112,18 @@ export async function startEngine(args: ParsedArgs, stderr: (s: string) => void,
   })();
   ready.catch(() => {});
   return { dirs, ready };
+}
+
+/** What a Broker decides with, backed by an engine still loading: called only once decisions are ready. */
+export function engineDecisionDeps(engine: () => Engine | undefined, options: {
+  readonly dirs: BrokerDirs; readonly grants: GrantStore; readonly fallbackWorkspace: string; readonly nonInteractive: boolean;
+}): DecisionDeps {
+  return {
+    policyFor: (workspace) => engine()!.policies.forWorkspace(workspace),
+    shell: { analyze: (line, context) => engine()!.shell.analyze(line, context) },
+    home: options.dirs.home, fallbackWorkspace: options.fallbackWorkspace, canonicalize: realpathCanonicalizer(),
+    grants: options.grants, nonInteractive: options.nonInteractive, clock: () => new Date(),
+  };
 }
 
 /** Decision ids: unique across processes writing the same audit log. */

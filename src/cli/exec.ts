@@ -4,10 +4,9 @@ import { PassThrough } from 'node:stream';
 import type { AuditEventV1 } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
-import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
+import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 import { runHeadlessClient } from './exec-client.js';
 
 /**
@@ -49,10 +48,8 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
     command, args: agentArgs, clientIn: clientToBroker, clientOut: brokerToClient, stderr: process.stderr, cwd,
     deps: {
       // Used only once decisionsReady has resolved (the broker holds decisions until then).
-      policyFor: (workspace) => engine!.policies.forWorkspace(workspace), shell: { analyze: (line, context) => engine!.shell.analyze(line, context) },
-      decisionsReady, home: dirs.home, fallbackWorkspace: cwd,
-      canonicalize: realpathCanonicalizer(), grants, nonInteractive: true, audit,
-      clock: () => new Date(), newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
+      ...engineDecisionDeps(() => engine, { dirs, grants, fallbackWorkspace: cwd, nonInteractive: true }),
+      decisionsReady, audit, newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });
   // Everything the agent wrote has been relayed once its exit is known: the client then sees the

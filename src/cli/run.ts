@@ -2,12 +2,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileAuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
-import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import type { EarlyChild } from '../relay/early-child.js';
 import { runAgent } from '../relay/run-agent.js';
-import type { ShellContext } from '../shell/types.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
+import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 
 /** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
 export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<number> {
@@ -38,13 +36,10 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
   const timeout = single(args, '--timeout');
   if (timeout !== undefined && !(Number(timeout) > 0)) throw new BrokerError('usage', '--timeout takes a number of seconds greater than 0');
-  const decisionDeps = {
-    // Used only once decisionsReady has resolved (the broker holds decisions until then).
-    policyFor: (workspace: string) => engine!.policies.forWorkspace(workspace),
-    shell: { analyze: (line: string, context: ShellContext) => engine!.shell.analyze(line, context) },
-    home: dirs.home, fallbackWorkspace: process.cwd(), canonicalize: realpathCanonicalizer(), grants,
-    nonInteractive: args.flags.has('--non-interactive'), clock: () => new Date(),
-  };
+  // Used only once decisionsReady has resolved (the broker holds decisions until then).
+  const decisionDeps = engineDecisionDeps(() => engine, {
+    dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
+  });
   // Decisions wait for the engine and the grants store, then for a short rehearsal of the decision
   // path (see broker/rehearsal.ts), so the first real decisions do not run cold.
   const decisionsReady = Promise.all([starting.ready, loadingGate.then(() => openGrantStore(dirs, audit, stderr))])

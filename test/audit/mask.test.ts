@@ -18,7 +18,8 @@ describe('audit masking', () => {
   it('the quick pre-check never skips a string that a pattern would change', () => {
     fc.assert(fc.property(fc.array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 6 })), { maxLength: 12 }), (parts) => {
       const text = parts.join('');
-      expect(maskText(text)).toBe(maskEveryPattern(text).length > 2000 ? maskText(text) : maskEveryPattern(text));
+      expect(text.length).toBeLessThan(2000); // below the length at which maskText also truncates
+      expect(maskText(text)).toBe(maskEveryPattern(text));
     }), { numRuns: 20_000 });
   });
 });

@@ -280,12 +280,18 @@ describe('requests held while the policy engine is still loading', () => {
 });
 
 describe('escalation timeout', () => {
-  it('gives an unanswered escalation the fallback, withdraws the dialog, and drops the late answer', async () => {
+  /** A broker with a 30 ms escalation timeout and `make deploy` (policy: ask) escalated to the client as `id`. */
+  async function escalated(id: string) {
     const h = await harness(await policyFrom(POLICY), { escalationTimeoutMs: 30 });
     h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
     h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
-    h.agent({ jsonrpc: '2.0', id: 'slow', method: 'session/request_permission', params: { sessionId: SID, toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'make deploy' } }, options: CLAUDE_OPTIONS } });
-    expect(h.toClient.at(-1)).toContain('"id":"slow"');
+    h.agent({ jsonrpc: '2.0', id, method: 'session/request_permission', params: { sessionId: SID, toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'make deploy' } }, options: CLAUDE_OPTIONS } });
+    expect(h.toClient.at(-1)).toContain(`"id":"${id}"`);
+    return h;
+  }
+
+  it('gives an unanswered escalation the fallback, withdraws the dialog, and drops the late answer', async () => {
+    const h = await escalated('slow');
     expect(h.answers().has('slow')).toBe(false);
     await new Promise((r) => setTimeout(r, 120));
     expect(h.answers().get('slow')).toEqual(selected('reject'));
@@ -295,14 +301,9 @@ describe('escalation timeout', () => {
     h.client({ jsonrpc: '2.0', id: 'slow', result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
     expect(h.toAgent.length).toBe(before);
   });
-});
 
-describe('the client answers an escalation with an error', () => {
-  it('the error is relayed as the only answer: no timeout fallback later, no dialog withdrawn, audited as cancelled', async () => {
-    const h = await harness(await policyFrom(POLICY), { escalationTimeoutMs: 30 });
-    h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
-    h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
-    h.agent({ jsonrpc: '2.0', id: 'e', method: 'session/request_permission', params: { sessionId: SID, toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'make deploy' } }, options: CLAUDE_OPTIONS } });
+  it('a client error answer is relayed as the only answer: no fallback later, no dialog withdrawn, audited as cancelled', async () => {
+    const h = await escalated('e');
     const toClient = h.toClient.length;
     h.client({ jsonrpc: '2.0', id: 'e', error: { code: -32603, message: 'dialog failed' } });
     await new Promise((r) => setTimeout(r, 120));
