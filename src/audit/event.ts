@@ -49,36 +49,41 @@ export interface AuditEventV1 {
   readonly message?: string;
 }
 
+/**
+ * The event for one judged call. Built in one layout, every optional field present and undefined
+ * when absent (JSON.stringify leaves those out, so the line is the same): one object shape for all
+ * calls keeps this per-decision step monomorphic. `extra` (rare: timeouts, grants) is laid over it.
+ */
 export function decisionEvent(input: {
   time: Date; decisionId: string; method: string; sessionId: string | undefined; toolCallId: string | undefined;
   facts: CallFacts; evaluation: Evaluation; decision: AuditEventV1['decision']; outcome: Outcome; source: AnswerSource;
-  optionId: string | undefined; latencyMs: number;
+  optionId: string | undefined; latencyMs: number; extra?: Partial<AuditEventV1> | undefined;
 }): AuditEventV1 {
   const { facts, evaluation } = input;
-  return {
+  const event: AuditEventV1 = {
     v: 1, event: 'decision', time: input.time.toISOString(), decisionId: input.decisionId, method: input.method,
-    ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
-    ...(facts.agent !== undefined ? { agent: facts.agent } : {}),
-    ...(input.toolCallId !== undefined ? { toolCallId: input.toolCallId } : {}),
+    sessionId: input.sessionId,
+    agent: facts.agent,
+    toolCallId: input.toolCallId,
     kind: facts.kind,
-    ...(facts.tool !== undefined ? { tool: facts.tool } : {}),
-    ...(facts.title !== undefined ? { title: maskText(facts.title) } : {}),
-    ...(facts.shellLine !== undefined ? { command: maskText(facts.shellLine) } : {}),
+    tool: facts.tool,
+    title: facts.title !== undefined ? maskText(facts.title) : undefined,
+    command: facts.shellLine !== undefined ? maskText(facts.shellLine) : undefined,
     items: evaluation.items.map((i) => ({
-      item: maskText(i.label), decision: i.decision ?? null, rules: i.matches.map((m) => m.ruleId),
-      ...(i.grant ? { grant: i.grant.id } : {}),
+      item: maskText(i.label), decision: i.decision ?? null, rules: i.matches.map((m) => m.ruleId), grant: i.grant?.id,
     })),
     policyDecision: evaluation.decision,
     decision: input.decision,
     outcome: input.outcome,
     source: input.source,
     reason: maskText(evaluation.reason),
-    ...(input.optionId !== undefined ? { optionId: input.optionId } : {}),
-    ...(evaluation.wouldHave.length > 0 ? {
-      wouldHave: evaluation.wouldHave.map((m) => ({ ruleId: m.ruleId, layer: m.layer, decision: m.decision, enforcement: m.enforcement })),
-    } : {}),
-    ...(evaluation.unresolvable.length > 0 ? { unresolvable: evaluation.unresolvable } : {}),
+    optionId: input.optionId,
+    wouldHave: evaluation.wouldHave.length > 0
+      ? evaluation.wouldHave.map((m) => ({ ruleId: m.ruleId, layer: m.layer, decision: m.decision, enforcement: m.enforcement }))
+      : undefined,
+    unresolvable: evaluation.unresolvable.length > 0 ? evaluation.unresolvable : undefined,
     input: maskValue(facts.input),
     latencyMs: Math.round(input.latencyMs * 1000) / 1000,
   };
+  return input.extra ? { ...event, ...input.extra } : event;
 }

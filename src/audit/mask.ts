@@ -38,14 +38,44 @@ export function maskEveryPattern(text: string): string {
   return out;
 }
 
+/**
+ * `value` with sensitive keys and strings masked. Copy on write: what needs no masking is returned
+ * as it is (the audit line is serialized at once, and the broker never mutates parsed messages), so
+ * the usual input costs a walk, not a copy.
+ */
 export function maskValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return maskText(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '(nested too deep)';
-  if (Array.isArray(value)) return value.slice(0, 100).map((v) => maskValue(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[key] = SENSITIVE_KEY.test(key) && (typeof v === 'string' || typeof v === 'number') ? MASK : maskValue(v, depth + 1);
+  if (Array.isArray(value)) {
+    const kept = value.length > MAX_ITEMS ? value.slice(0, MAX_ITEMS) : value;
+    let out: unknown[] | undefined = kept === value ? undefined : kept;
+    for (let i = 0; i < kept.length; i++) {
+      const masked = maskValue(kept[i], depth + 1);
+      if (masked === kept[i]) continue;
+      out ??= kept.slice();
+      out[i] = masked;
+    }
+    return out ?? value;
   }
-  return out;
+  let out: Record<string, unknown> | undefined;
+  const entries = Object.entries(value);
+  for (let i = 0; i < entries.length; i++) {
+    const [key, v] = entries[i]!;
+    const masked = SENSITIVE_KEY.test(key) && (typeof v === 'string' || typeof v === 'number') ? MASK : maskValue(v, depth + 1);
+    if (masked === v && out === undefined) continue;
+    if (out === undefined) {
+      out = {};
+      for (let j = 0; j < i; j++) defineEntry(out, entries[j]![0], entries[j]![1]);
+    }
+    defineEntry(out, key, masked);
+  }
+  return out ?? value;
+}
+
+const MAX_ITEMS = 100;
+
+/** An own data property even for a key such as `__proto__`, which plain assignment would not create. */
+function defineEntry(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -5,7 +5,7 @@ import type { AuditSink } from '../audit/sink.js';
 import type { CallFacts } from '../core/facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
-import type { ToolCallState } from '../facts/tool-call.js';
+import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
 import { ACP, isPermissionOption, type PermissionOption, type PermissionOutcome } from '../protocol/acp.js';
 import { classify, encode, idKey, RPC_ERRORS, type RpcId } from '../protocol/jsonrpc.js';
 import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.js';
@@ -476,14 +476,12 @@ export class Broker {
   private record(call: JudgedCall, how: {
     decision: AuditEventV1['decision']; outcome: Outcome; source: AnswerSource; optionId?: string; method?: string; extra?: Partial<AuditEventV1>;
   }): void {
-    this.deps.audit.write({
-      ...decisionEvent({
-        time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
-        sessionId: call.sessionId, toolCallId: call.toolCallId, facts: call.facts, evaluation: call.evaluation,
-        decision: how.decision, outcome: how.outcome, source: how.source, optionId: how.optionId, latencyMs: performance.now() - call.started,
-      }),
-      ...how.extra,
-    });
+    this.deps.audit.write(decisionEvent({
+      time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
+      sessionId: call.sessionId, toolCallId: call.toolCallId, facts: call.facts, evaluation: call.evaluation,
+      decision: how.decision, outcome: how.outcome, source: how.source, optionId: how.optionId, latencyMs: performance.now() - call.started,
+      extra: how.extra,
+    }));
   }
 
   /**
@@ -529,9 +527,9 @@ export class Broker {
     const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
     const sessionId = typeof p.sessionId === 'string' ? p.sessionId : undefined;
     const kind = ENFORCED_KIND[method]!;
-    const call: ToolCallState = kind === 'execute'
+    const call = mergeToolCall(undefined, kind === 'execute'
       ? { toolCallId: `${method}`, kind, rawInput: { command: p.command, args: p.args, cwd: p.cwd } }
-      : { toolCallId: `${method}`, kind, locations: [{ path: p.path }], rawInput: { path: p.path } };
+      : { toolCallId: `${method}`, kind, locations: [{ path: p.path }], rawInput: { path: p.path } });
     let decided: { facts: CallFacts; evaluation: Evaluation } | undefined;
     try {
       decided = this.decide(sessionId, call);

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { AuditEventV1 } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
+import { tuneJitForRelay } from '../relay/jit-tuning.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
@@ -20,6 +21,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const promptFile = single(args, '--prompt-file');
   if ((promptText === undefined) === (promptFile === undefined)) throw new BrokerError('usage', 'give exactly one of --prompt TEXT or --prompt-file FILE');
   const prompt = promptText ?? readFileSync(promptFile!, 'utf8');
+  tuneJitForRelay();
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
   const starting = await startEngine(args, stderr, { watch: true });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileAuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
 import type { EarlyChild } from '../relay/early-child.js';
+import { tuneJitForRelay } from '../relay/jit-tuning.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
@@ -16,6 +17,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     // arguments; there is no ACP traffic to broker, so hand the terminal to the agent.
     return runInteractive(command, agentArgs);
   }
+  tuneJitForRelay();
   const stderr = (s: string) => process.stderr.write(s);
   // With an early agent, the heavy loading waits until the agent has spoken (or a second has passed),
   // so it does not compete with the agent's own start-up for the CPU.

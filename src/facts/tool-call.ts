@@ -1,4 +1,9 @@
-/** The fields of an ACP ToolCall / ToolCallUpdate the broker reads; everything else is kept untouched. */
+/**
+ * The fields of an ACP ToolCall / ToolCallUpdate the broker reads; the agent's message itself is
+ * relayed untouched. A state always has every field, in this order (absent ones undefined): one
+ * object layout whatever order or subset of keys an agent sends, so the decision path that reads
+ * it stays monomorphic — V8 optimises it once instead of once per agent.
+ */
 export interface ToolCallState {
   readonly toolCallId: string;
   readonly title?: string | null;
@@ -13,14 +18,22 @@ export interface ToolCallState {
 
 /** Later fields win; absent fields keep earlier values ("only changed fields need to be included"). */
 export function mergeToolCall(base: ToolCallState | undefined, update: Record<string, unknown>): ToolCallState {
-  const merged: Record<string, unknown> = base ? { ...base } : {};
-  for (const [key, value] of Object.entries(update)) {
-    if (value === undefined || key === 'sessionUpdate') continue;
-    // An empty rawInput ({}), as claude sends in its first announcement, must not erase a real one.
-    if (key === 'rawInput' && isEmptyObject(value) && merged.rawInput !== undefined) continue;
-    merged[key] = value;
-  }
-  return merged as unknown as ToolCallState;
+  const later = <K extends keyof ToolCallState>(key: K): ToolCallState[K] =>
+    (update[key] !== undefined ? update[key] : base?.[key]) as ToolCallState[K];
+  // An empty rawInput ({}), as claude sends in its first announcement, must not erase a real one.
+  const rawInput = base?.rawInput !== undefined && isEmptyObject(update.rawInput) ? base.rawInput : later('rawInput');
+  return {
+    toolCallId: later('toolCallId'), title: later('title'), name: later('name'), kind: later('kind'), status: later('status'),
+    content: later('content'), locations: later('locations'), rawInput, _meta: later('_meta'),
+  };
+}
+
+/** A state in the one layout (see ToolCallState), from any subset of its fields. */
+export function toolCallState(fields: ToolCallState): ToolCallState {
+  return {
+    toolCallId: fields.toolCallId, title: fields.title, name: fields.name, kind: fields.kind, status: fields.status,
+    content: fields.content, locations: fields.locations, rawInput: fields.rawInput, _meta: fields._meta,
+  };
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -23,3 +23,32 @@ describe('audit masking', () => {
     }), { numRuns: 20_000 });
   });
 });
+
+describe('audit masking of structured input (copy on write)', () => {
+  it('returns the very value when nothing needs masking, and leaves the input untouched when something does', () => {
+    const clean = { command: 'npm test', cwd: '/w', args: ['a', 1, null, { deep: true }] };
+    expect(maskValue(clean)).toBe(clean);
+    const input = { command: 'deploy', env: { API_TOKEN: 'abc', list: ['x', 'Bearer zzz'] }, after: 1 };
+    const snapshot = structuredClone(input);
+    const masked = maskValue(input) as typeof input;
+    expect(masked).toEqual({ command: 'deploy', env: { API_TOKEN: '***', list: ['x', 'Bearer ***'] }, after: 1 });
+    expect(input).toEqual(snapshot);
+    expect(masked.command).toBe(input.command);
+    expect(JSON.stringify(Object.keys(masked))).toBe(JSON.stringify(Object.keys(input)));
+  });
+
+  it('keeps a `__proto__` key from JSON as data, in place, when the object is copied', () => {
+    const input = JSON.parse('{"a":1,"__proto__":{"x":1},"password":"p"}') as Record<string, unknown>;
+    const masked = maskValue(input) as Record<string, unknown>;
+    expect(JSON.stringify(masked)).toBe('{"a":1,"__proto__":{"x":1},"password":"***"}');
+    expect(Object.getPrototypeOf(masked)).toBe(Object.prototype);
+  });
+
+  it('cuts arrays to their first 100 items and nesting at depth 8', () => {
+    const long = Array.from({ length: 150 }, (_, i) => i);
+    expect(maskValue(long)).toEqual(long.slice(0, 100));
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 10; i++) deep = { d: deep };
+    expect(JSON.stringify(maskValue(deep))).toContain('"(nested too deep)"');
+  });
+});
