@@ -14,6 +14,9 @@ export interface BashParser {
 
 let loading: Promise<BashParser> | undefined;
 
+/** V8 flags that keep wasm on its baseline compiler (see createBashParser). */
+const WASM_BASELINE_ONLY = ['--no-wasm-tier-up', '--no-wasm-dynamic-tiering'] as const;
+
 /** Initialises the wasm runtime and the bash grammar on first call; later calls share the result. */
 export function loadBashParser(): Promise<BashParser> {
   loading ??= createBashParser().catch((error: unknown) => {
@@ -24,11 +27,13 @@ export function loadBashParser(): Promise<BashParser> {
 }
 
 async function createBashParser(): Promise<BashParser> {
-  // Keep wasm on its baseline compiler. Tiering the grammar up costs ~0.5 s of CPU in background
-  // threads shortly after the first parses — on a laptop or a 2-CPU CI runner that competes with the
-  // agent and the relay — and buys ~10 % on the rare lines that need the full parser (measured with
-  // bench/shell-eval.mjs). Process-wide, but this grammar is the broker's only wasm.
-  setFlagsFromString('--no-wasm-tier-up');
+  // Keep wasm on its baseline compiler (Liftoff). Otherwise V8 recompiles the grammar's hot
+  // functions with TurboFan after the first parses: ~1 s of CPU in background threads, which on a
+  // laptop or a 2-CPU runner competes with the agent and the relay, and holds up the exit of a
+  // short command (`validate` took 1 s instead of 0.25 s). It buys nothing measurable here: a
+  // parse costs ~31 µs either way once warm (measured). `--no-wasm-tier-up` alone does not stop
+  // the dynamic tier-up. Process-wide, but this grammar is the broker's only wasm.
+  for (const flag of WASM_BASELINE_ONLY) setFlagsFromString(flag);
   await Parser.init();
   const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
   const language = await Language.load(wasmPath);
