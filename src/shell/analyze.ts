@@ -1,6 +1,7 @@
 /**
  * The shell analyzer: one line in, every simple command it would run, every file it redirects to,
- * and the reasons it cannot be resolved statically. Never throws; results are frozen and cached.
+ * and the reasons it cannot be resolved statically. Never throws. Results that are cached (and so
+ * shared) are deeply frozen; freezing every one-off result would cost a tenth of the analysis.
  */
 import { AnalysisCollector, newScope } from './collector.js';
 import { LruCache } from './lru-cache.js';
@@ -47,11 +48,12 @@ export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): P
         const cached = key === undefined ? undefined : cache?.get(key);
         if (cached) return cached;
         parsedFully = false;
-        const analysis = deepFreeze(analyzeLine(parser, line, context));
+        const analysis = analyzeLine(parser, line, context);
         if (key !== undefined && cache) {
           if (parsedFully || seenOnce.has(key)) {
             seenOnce.delete(key);
-            cache.set(key, analysis);
+            // Kept, so shared by later callers: frozen. A one-off result is its caller's alone.
+            cache.set(key, deepFreeze(analysis));
           } else {
             if (seenOnce.size >= cacheSize) seenOnce.clear();
             seenOnce.add(key);
