@@ -38,6 +38,8 @@ function brokerArgs(agent, policyFile = POLICY, home = mkdtempSync(join(work, 'h
   return { command: NODE, args: [CLI, 'run', '--policy', policyFile, '--', NODE, ...agent], env: { ACP_BROKER_HOME: home }, cwd: home };
 }
 const direct = (agent) => ({ command: NODE, args: agent, env: {}, cwd: work });
+/** bench/bare-relay.mjs around an agent: the floor for any Node middleware (see that file). */
+const bareRelay = (agent, options = []) => ({ command: NODE, args: [join(ROOT, 'bench', 'bare-relay.mjs'), ...options, '--', NODE, ...agent], env: {}, cwd: work });
 
 function log(message) {
   process.stderr.write(`${message}\n`);
@@ -45,13 +47,34 @@ function log(message) {
 
 /** Run `pairs` interleaved pairs (order alternating) of two measurements; medians and ratio. */
 async function interleaved(pairs, broker, baseline) {
-  const b = [];
-  const a = [];
-  for (let i = 0; i < pairs; i++) {
-    if (i % 2 === 0) { a.push(await baseline()); b.push(await broker()); } else { b.push(await broker()); a.push(await baseline()); }
-  }
+  const { broker: b, baseline: a } = await rounds(pairs, { broker, baseline });
   const ratios = b.map((x, i) => x / a[i]);
   return { broker: median(b), baseline: median(a), ratio: median(b) / median(a), pairRatios: [Math.min(...ratios), Math.max(...ratios)], runs: pairs };
+}
+
+/** `count` rounds of every measurement in `variants`, the order rotated each round; the times, by name. */
+async function rounds(count, variants) {
+  const names = Object.keys(variants);
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < count; i++) {
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(i + j) % names.length];
+      times[name].push(await variants[name]());
+    }
+  }
+  return times;
+}
+
+/**
+ * The broker and a floor (a bare Node relay doing the least the same job needs), each against the
+ * direct baseline measured in the same rounds.
+ */
+async function withFloor(count, broker, floor, baseline) {
+  const times = await rounds(count, { baseline, broker, floor });
+  const ratios = (name) => times[name].map((t, i) => t / times.baseline[i]);
+  const summary = (name) => ({ ms: median(times[name]), ratio: median(times[name]) / median(times.baseline), range: [Math.min(...ratios(name)), Math.max(...ratios(name))] });
+  const b = summary('broker');
+  return { broker: b.ms, baseline: median(times.baseline), ratio: b.ratio, pairRatios: b.range, floor: summary('floor'), runs: count };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -103,7 +126,7 @@ async function streamFigure(writes) {
   const env = { WRITES: writes, ...(QUICK ? { SMALL: '20000', BIG: '4' } : {}) };
   const agent = [join(AGENTS, 'stream-agent.mjs')];
   await streamOnce(direct(agent), env); // warm the file cache
-  return interleaved(pairs, () => streamOnce(brokerArgs(agent), env), () => streamOnce(direct(agent), env));
+  return withFloor(pairs, () => streamOnce(brokerArgs(agent), env), () => streamOnce(bareRelay(agent), env), () => streamOnce(direct(agent), env));
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -123,7 +146,7 @@ async function startupOnce(target) {
 async function startupFigure() {
   const runs = QUICK ? 3 : 11;
   const agent = [join(AGENTS, 'rpc-agent.mjs')];
-  const bare = { command: NODE, args: [join(ROOT, 'bench', 'bare-relay.mjs'), '--', NODE, ...agent], env: {}, cwd: work };
+  const bare = bareRelay(agent);
   const warmHome = mkdtempSync(join(work, 'home-warm-'));
   const warmHome200 = mkdtempSync(join(work, 'home-warm200-'));
   const variants = {
@@ -133,15 +156,8 @@ async function startupFigure() {
     broker200: () => startupOnce(brokerArgs(agent, POLICY, warmHome200)),
     cold: () => startupOnce(brokerArgs(agent, DEFAULT_POLICY)),
   };
-  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
   for (const name of Object.keys(variants)) await variants[name](); // warm caches
-  const order = Object.keys(variants);
-  for (let i = 0; i < runs; i++) {
-    for (let j = 0; j < order.length; j++) {
-      const name = order[(i + j) % order.length];
-      times[name].push(await variants[name]());
-    }
-  }
+  const times = await rounds(runs, variants);
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
   // Per-round differences: the broker against the bare relay measured in the same round.
   const addedBy = (name) => median(times[name].map((t, i) => t - times.bare[i]));
@@ -176,7 +192,8 @@ async function decisionsFigure() {
   const n = QUICK ? 500 : 5000;
   const agent = [join(AGENTS, 'rpc-agent.mjs')];
   await decisionsOnce(direct(agent), n, true);
-  const result = await interleaved(pairs, () => decisionsOnce(brokerArgs(agent), n, false), () => decisionsOnce(direct(agent), n, true));
+  const result = await withFloor(pairs, () => decisionsOnce(brokerArgs(agent), n, false),
+    () => decisionsOnce(bareRelay(agent, ['--answer-permissions']), n, false), () => decisionsOnce(direct(agent), n, true));
   return { ...result, n, perCallBroker: result.broker / n * 1000, perCallBaseline: result.baseline / n * 1000 };
 }
 
@@ -246,6 +263,7 @@ async function main() {
       const s = await streamFigure(writes);
       row(`stream: 200k small + 40×1 MiB lines, ${writes} writes`, `${fmt(s.broker)} ms`, `${fmt(s.baseline)} ms direct`,
         `×${fmt(s.ratio, 2)} (pairs ×${fmt(s.pairRatios[0], 2)}–×${fmt(s.pairRatios[1], 2)})`, '≤ ×1.20', s.ratio <= 1.2);
+      notes.push(`stream, ${writes} writes: the bare Node relay (\`bench/bare-relay.mjs\`, pipes only) measured ×${fmt(s.floor.ratio, 2)} (rounds ×${fmt(s.floor.range[0], 2)}–×${fmt(s.floor.range[1], 2)}) in the same ${s.runs} rounds: the floor for any Node middleware here.`);
     }
   }
   if (want('startup')) {
@@ -262,6 +280,7 @@ async function main() {
     const d = await decisionsFigure();
     row(`decisions: ${d.n} round trips, 200-rule policy`, `${fmt(d.broker)} ms (${fmt(d.perCallBroker)} µs/call)`,
       `${fmt(d.baseline)} ms client answers (${fmt(d.perCallBaseline)} µs/call)`, `×${fmt(d.ratio, 2)} (pairs ×${fmt(d.pairRatios[0], 2)}–×${fmt(d.pairRatios[1], 2)})`, '≤ ×1.30', d.ratio <= 1.3);
+    notes.push(`decisions: a bare Node relay that answers each permission request at once (\`bench/bare-relay.mjs --answer-permissions\`: one JSON.parse and one write, no policy, no analysis, no audit) measured ×${fmt(d.floor.ratio, 2)} (rounds ×${fmt(d.floor.range[0], 2)}–×${fmt(d.floor.range[1], 2)}), ${fmt(d.floor.ms / d.n * 1000)} µs/call, in the same ${d.runs} rounds: the floor for a deciding middleware here.`);
   }
   if (want('inprocess')) {
     log('in-process decision cost (bench/shell-eval.mjs)…');
