@@ -4,13 +4,18 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The package modules that importing `entry` loads (resolved through a loader hook in a fresh Node). */
-function packagesLoadedBy(entry: string): string[] {
+/** Every module URL that importing `entry` resolves (through a loader hook, in a fresh Node). */
+function modulesLoadedBy(entry: string): string[] {
   const hook = `data:text/javascript,${encodeURIComponent(
-    'export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.includes("/node_modules/")) console.log(r.url); return r; }')}`;
+    'export async function resolve(s, c, next) { const r = await next(s, c); console.log(r.url); return r; }')}`;
   const script = `import { register } from 'node:module'; register(${JSON.stringify(hook)}); await import(${JSON.stringify(join(ROOT, 'dist', entry))});`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  return [...new Set(out.split('\n').filter(Boolean).map((url) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? url))].sort();
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+/** The package modules that importing `entry` loads. */
+function packagesLoadedBy(entry: string): string[] {
+  const packages = modulesLoadedBy(entry).filter((url) => url.includes('/node_modules/'));
+  return [...new Set(packages.map((url) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? url))].sort();
 }
 
 // Between its start and the agent's, and until the agent has spoken, `run` must stay light: the
@@ -19,6 +24,12 @@ describe('what `run` loads before the agent has started', () => {
   it('the early start and the relay load no third-party package', () => {
     expect(packagesLoadedBy('cli/early-start.js')).toEqual([]);
     expect(packagesLoadedBy('cli/run.js')).toEqual([]);
+  });
+
+  it('the early start loads no crypto module (~4 ms): known policies are compared whole, not hashed', () => {
+    const builtins = modulesLoadedBy('cli/early-start.js').filter((url) => url.startsWith('node:'));
+    expect(builtins).not.toContain('node:crypto');
+    expect(builtins).toContain('node:child_process'); // (control) the hook does see built-ins
   });
 
   it('(control) the policy loader does load the YAML parser', () => {
