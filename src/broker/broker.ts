@@ -31,6 +31,13 @@ export interface BrokerDeps {
   /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
   readonly grants?: GrantStore;
   readonly audit: AuditSink;
+  /**
+   * Where the broker's audit work runs: at once by default. The relay passes a queue that runs it
+   * right after the message in hand is handled, once the agent's answer has left: everything before
+   * that write is on the agent's round trip, and building an audit event is a good part of a
+   * decision's cost. Events keep their order either way.
+   */
+  readonly deferAudit?: (work: () => void) => void;
   readonly clock: () => Date;
   readonly newDecisionId: () => string;
   readonly log: (message: string) => void;
@@ -476,12 +483,21 @@ export class Broker {
   private record(call: JudgedCall, how: {
     decision: AuditEventV1['decision']; outcome: Outcome; source: AnswerSource; optionId?: string; method?: string; extra?: Partial<AuditEventV1>;
   }): void {
-    this.deps.audit.write(decisionEvent({
-      time: this.deps.clock(), decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
+    // When it happened and how long it took are taken now; the event is built when the audit work runs.
+    const time = this.deps.clock();
+    const latencyMs = performance.now() - call.started;
+    this.audit(() => decisionEvent({
+      time, decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
       sessionId: call.sessionId, toolCallId: call.toolCallId, facts: call.facts, evaluation: call.evaluation,
-      decision: how.decision, outcome: how.outcome, source: how.source, optionId: how.optionId, latencyMs: performance.now() - call.started,
-      extra: how.extra,
+      decision: how.decision, outcome: how.outcome, source: how.source, optionId: how.optionId, latencyMs, extra: how.extra,
     }));
+  }
+
+  /** Every audit event of the broker goes through here, so deferred or not they keep their order. */
+  private audit(event: () => AuditEventV1): void {
+    const defer = this.deps.deferAudit;
+    if (defer) defer(() => this.deps.audit.write(event()));
+    else this.deps.audit.write(event());
   }
 
   /**
@@ -502,11 +518,12 @@ export class Broker {
       this.record(call, { decision, outcome: result, source: { type: 'fallback', fallback }, ...(optionId !== undefined ? { optionId } : {}) });
       return;
     }
-    this.deps.audit.write({
-      v: 1, event: 'decision', time: this.deps.clock().toISOString(), decisionId: this.deps.newDecisionId(),
+    const time = this.deps.clock();
+    this.audit(() => ({
+      v: 1, event: 'decision', time: time.toISOString(), decisionId: this.deps.newDecisionId(),
       method: ACP.requestPermission, ...(sessionId ? { sessionId } : {}), decision, outcome: result, source: { type: 'fallback', fallback },
       reason: 'the request could not be evaluated; non-interactive fallback applied',
-    });
+    }));
   }
 
   private fallback(sessionId: string | undefined): NonInteractiveFallback {
@@ -571,11 +588,12 @@ export class Broker {
   private noteUnprompted(sessionId: string, call: ToolCallState): void {
     const kind = typeof call.kind === 'string' ? call.kind : undefined;
     if (kind !== 'edit' && kind !== 'delete' && kind !== 'move' && kind !== 'execute') return;
-    this.deps.audit.write({
-      v: 1, event: 'unprompted', time: this.deps.clock().toISOString(), sessionId, toolCallId: call.toolCallId, kind,
+    const time = this.deps.clock();
+    this.audit(() => ({
+      v: 1, event: 'unprompted', time: time.toISOString(), sessionId, toolCallId: call.toolCallId, kind,
       ...(typeof call.title === 'string' ? { title: call.title } : {}),
       reason: 'the agent ran this tool call without asking for permission',
-    });
+    }));
   }
 
   private answerAgent(id: RpcId, outcome: PermissionOutcome): void {
@@ -588,11 +606,12 @@ export class Broker {
       held.settled = true;
       this.held.delete(key);
       if (by !== 'shutdown') this.answerAgent(held.id, { outcome: 'cancelled' });
-      this.deps.audit.write({
-        v: 1, event: 'decision', time: this.deps.clock().toISOString(), decisionId: this.deps.newDecisionId(),
+      const time = this.deps.clock();
+      this.audit(() => ({
+        v: 1, event: 'decision', time: time.toISOString(), decisionId: this.deps.newDecisionId(),
         method: ACP.requestPermission, sessionId: held.sessionId, decision: 'cancelled', outcome: 'cancelled',
         source: { type: 'cancelled', by }, reason: `cancelled by ${by} while the broker held it`,
-      });
+      }));
     }
   }
 }
