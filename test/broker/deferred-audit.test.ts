@@ -4,15 +4,8 @@ import { Broker } from '../../src/broker/broker.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { CLAUDE_OPTIONS, policyFrom, shell } from '../helpers/harness.js';
 
-const POLICY = `
-version: 1
-default: ask
-non_interactive: deny
-rules:
-  - id: tests
-    decision: allow
-    match: { kind: execute, command: ["npm test"] }
-`;
+// Only `npm test` may run; everything else is denied by default.
+const POLICY = 'version: 1\ndefault: deny\nrules:\n  - { id: tests, decision: allow, match: { kind: execute, command: ["npm test"] } }\n';
 
 /** A broker whose audit work is queued by hand, as the relay queues it until the message in hand is handled. */
 async function deferredBroker(decisionsReady?: Promise<unknown>) {
