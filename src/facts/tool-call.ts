@@ -28,14 +28,6 @@ export function mergeToolCall(base: ToolCallState | undefined, update: Record<st
   };
 }
 
-/** A state in the one layout (see ToolCallState), from any subset of its fields. */
-export function toolCallState(fields: ToolCallState): ToolCallState {
-  return {
-    toolCallId: fields.toolCallId, title: fields.title, name: fields.name, kind: fields.kind, status: fields.status,
-    content: fields.content, locations: fields.locations, rawInput: fields.rawInput, _meta: fields._meta,
-  };
-}
-
 function isEmptyObject(value: unknown): boolean {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }
