@@ -27,6 +27,16 @@ async function pendingEscalation(run: BrokerRun): Promise<void> {
   await run.report('emitted');
 }
 
+/** A broker whose agent is streaming chunks to the client, after an escalated request unless `escalate` is false. */
+async function streaming(options: Parameters<typeof startBroker>[0], escalate = true): Promise<{ run: BrokerRun; agentPid: number }> {
+  const run = startBroker(options);
+  const agentPid = await started(run);
+  if (escalate) await pendingEscalation(run);
+  run.send(command('stream'));
+  await run.waitFor((l) => l.text?.includes('"chunk 3"') === true, 'streamed chunks');
+  return { run, agentPid };
+}
+
 describe('the agent crashes while a permission request is pending', () => {
   it('exits with the agent\'s exit code, answers nothing further, and the client sees EOF (client stdin still open)', async () => {
     const run = startBroker();
@@ -105,11 +115,7 @@ describe('an agent that ignores stdin EOF', () => {
 
 describe('the client disappears mid-turn', () => {
   it('stdin closed while a request is escalated and the agent streams: the agent is stopped, the broker exits', async () => {
-    const run = startBroker({ env: { EXIT_CODE: '0' } });
-    const agentPid = await started(run);
-    await pendingEscalation(run);
-    run.send(command('stream'));
-    await run.waitFor((l) => l.text?.includes('"chunk 3"') === true, 'streamed chunks');
+    const { run, agentPid } = await streaming({ env: { EXIT_CODE: '0' } });
     run.child.stdin.end();
     const { code } = await run.exit;
     expect(code).toBe(0);
@@ -131,11 +137,7 @@ describe('the client disappears mid-turn', () => {
   });
 
   it('stdin closed, the agent ignores EOF while streaming: terminated after the grace period', async () => {
-    const run = startBroker({ args: ['--grace-ms', '200'], env: { IGNORE_EOF: '1' } });
-    const agentPid = await started(run);
-    await pendingEscalation(run);
-    run.send(command('stream'));
-    await run.waitFor((l) => l.text?.includes('"chunk 3"') === true, 'streamed chunks');
+    const { run, agentPid } = await streaming({ args: ['--grace-ms', '200'], env: { IGNORE_EOF: '1' } });
     run.child.stdin.end();
     const { code } = await run.exit;
     expect(code).toBe(128 + 15);
@@ -143,11 +145,7 @@ describe('the client disappears mid-turn', () => {
   });
 
   it('stdout closed while the agent streams (stdin left open): the agent is stopped, the broker exits', async () => {
-    const run = startBroker({ args: ['--grace-ms', '200'], env: { EXIT_CODE: '5' } });
-    const agentPid = await started(run);
-    await pendingEscalation(run);
-    run.send(command('stream'));
-    await run.waitFor((l) => l.text?.includes('"chunk 3"') === true, 'streamed chunks');
+    const { run, agentPid } = await streaming({ args: ['--grace-ms', '200'], env: { EXIT_CODE: '5' } });
     run.child.stdout.destroy();
     const { code } = await run.exit;
     expect(code).toBe(5); // the agent saw EOF on its stdin and exited by itself
@@ -155,10 +153,7 @@ describe('the client disappears mid-turn', () => {
   });
 
   it('stdout closed, the agent ignores EOF: terminated after the grace period', async () => {
-    const run = startBroker({ args: ['--grace-ms', '200'], env: { IGNORE_EOF: '1', IGNORE_TERM: '1' } });
-    const agentPid = await started(run);
-    run.send(command('stream'));
-    await run.waitFor((l) => l.text?.includes('"chunk 3"') === true, 'streamed chunks');
+    const { run, agentPid } = await streaming({ args: ['--grace-ms', '200'], env: { IGNORE_EOF: '1', IGNORE_TERM: '1' } }, false);
     run.child.stdout.destroy();
     const { code } = await run.exit;
     expect(code).toBe(128 + 9);
