@@ -13,13 +13,20 @@ export type Access = 'read' | 'write' | 'delete';
 export const ACCESSES: readonly Access[] = ['read', 'write', 'delete'];
 
 /** Where a path fact was found; kept for explanations. */
-export type PathOrigin = 'locations' | 'diff' | 'rawInput' | 'redirect' | 'fs' | 'title';
+export type PathOrigin = 'locations' | 'diff' | 'rawInput' | 'redirect' | 'argument' | 'fs' | 'title';
 
 export interface PathFact {
   /** Absolute, normalised path. */
   readonly path: string;
   readonly access: Access;
   readonly origin: PathOrigin;
+  /** `path` is a bash glob pattern (absolute) that expands to the files really used. */
+  readonly glob?: boolean;
+  /**
+   * Seen only by deny rules: an argument of a program whose argument roles are not modelled that
+   * names an existing file. It never needs to be allowed; a deny rule that matches it denies the call.
+   */
+  readonly denyOnly?: boolean;
 }
 
 /** Everything rules may look at for one tool call. Built by facts/extract.ts; pure data. */

@@ -30,8 +30,13 @@ export interface Redirection {
   /** Absolute target path, resolved against the cwd in force at that point of the line. */
   readonly path: string;
   readonly access: 'read' | 'write';
-  /** The operator as written: '>', '>>', '>|', '&>', '<', … */
+  /** The operator as written: '>', '>>', '>|', '&>', '<', …; for a file a program opens through its arguments, the program. */
   readonly operator: string;
+  /**
+   * The target as written has unquoted glob characters (`*`, `?`, `[…]`): bash expands it against
+   * the file system, so `path` is a pattern (resolved against the cwd), not one file.
+   */
+  readonly glob?: boolean;
 }
 
 export interface CommandAnalysis {
