@@ -1,7 +1,6 @@
 import type { Decision } from '../core/decision.js';
 import type { DecisionSource, Evaluation } from '../policy/evaluate.js';
 import type { CallFacts } from '../core/facts.js';
-import { maskText, maskValue } from './mask.js';
 
 /** Where the final answer came from. */
 export type AnswerSource =
@@ -18,7 +17,7 @@ export type CancelledBy = 'session/cancel' | '$/cancel_request' | 'shutdown' | '
 
 export type Outcome = 'allowed' | 'denied' | 'cancelled' | 'escalated' | 'passed';
 
-/** One decision, one line of the audit log. Versioned: readers check `v`. */
+/** One decision, one line of the audit log. Versioned: readers check `v`. Secrets are masked when the line is written (sink.ts). */
 export interface AuditEventV1 {
   readonly v: 1;
   readonly event: 'decision' | 'unprompted' | 'problem';
@@ -67,22 +66,22 @@ export function decisionEvent(input: {
     toolCallId: input.toolCallId,
     kind: facts.kind,
     tool: facts.tool,
-    title: facts.title !== undefined ? maskText(facts.title) : undefined,
-    command: facts.shellLine !== undefined ? maskText(facts.shellLine) : undefined,
+    title: facts.title,
+    command: facts.shellLine,
     items: evaluation.items.map((i) => ({
-      item: maskText(i.label), decision: i.decision ?? null, rules: i.matches.map((m) => m.ruleId), grant: i.grant?.id,
+      item: i.label, decision: i.decision ?? null, rules: i.matches.map((m) => m.ruleId), grant: i.grant?.id,
     })),
     policyDecision: evaluation.decision,
     decision: input.decision,
     outcome: input.outcome,
     source: input.source,
-    reason: maskText(evaluation.reason),
+    reason: evaluation.reason,
     optionId: input.optionId,
     wouldHave: evaluation.wouldHave.length > 0
       ? evaluation.wouldHave.map((m) => ({ ruleId: m.ruleId, layer: m.layer, decision: m.decision, enforcement: m.enforcement }))
       : undefined,
     unresolvable: evaluation.unresolvable.length > 0 ? evaluation.unresolvable : undefined,
-    input: maskValue(facts.input),
+    input: facts.input,
     latencyMs: Math.round(input.latencyMs * 1000) / 1000,
   };
   return input.extra ? { ...event, ...input.extra } : event;

@@ -1,68 +1,76 @@
-/** Secrets never reach the audit log: sensitive keys and well-known token shapes are masked. */
-const SENSITIVE_KEY = /(pass(word|wd)?|secret|token|api[_-]?key|auth(orization)?|credential|private[_-]?key|cookie|session[_-]?key)/i;
-const TOKEN_SHAPES: readonly RegExp[] = [
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{12,}/g, // OpenAI/Anthropic/Stripe-style keys
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\bAIza[0-9A-Za-z_-]{30,}/g, // Google API keys
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-];
-/** `Bearer x`, `--password=x`, `API_KEY=x` inside command lines and text. */
-const INLINE_SECRETS: readonly RegExp[] = [
-  /(\bBearer\s+)[^\s'"]+/gi,
-  /(--?(?:password|passwd|token|secret|api-key|apikey)[= ])[^\s'"]+/gi,
-  /(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)[A-Z0-9_]*=)[^\s'"]+/g,
-];
 /**
- * Every pattern above needs one of these words, in some letter case. Most strings hold none, and one
- * test is far cheaper than ten replacements. Must stay a superset of the patterns (a property test
- * checks it): a miss here would leak a secret into the log.
+ * Secrets never reach the audit log. The whole event goes through one pass (`maskValue`): every
+ * string is searched for the shapes of secret-rules.ts, every value under a sensitive key is
+ * replaced, values under keys that may be sensitive are replaced when they look random, and so are
+ * the values of `{ name, value }` pairs (env lists, headers) with a sensitive name.
  */
-const MAY_HOLD_SECRET = /sk-|pk-|rk-|gh[pousr]_|github_pat_|akia|aiza|xox[abposr]-|-----begin|bearer|passw|token|secret|api[-_]?key|access_key/i;
+import { CONTEXT_RULES, POSSIBLY_SENSITIVE_KEY, SENSITIVE_KEY, TOKEN_RULES, isSensitiveName, type SecretRule } from './secret-rules.js';
+
+const RULES: readonly SecretRule[] = [...TOKEN_RULES, ...CONTEXT_RULES];
+/** One test for every keyword of every rule: most strings hold none, and one test is far cheaper than forty replacements. */
+const ANY_KEYWORD = new RegExp([...new Set(RULES.flatMap((r) => r.keywords))].map(escapeRegExp).join('|'), 'i');
 const MASK = '***';
 const MAX_STRING = 2000;
-const MAX_DEPTH = 8;
+const MAX_DEPTH = 9;
+const MAX_ITEMS = 100;
 
-export function maskText(text: string): string {
-  const out = MAY_HOLD_SECRET.test(text) ? maskEveryPattern(text) : text;
-  return out.length > MAX_STRING ? `${out.slice(0, MAX_STRING)}… (${out.length - MAX_STRING} more characters)` : out;
+/** `text` with every secret masked, cut to `limit` characters. */
+export function maskText(text: string, limit = MAX_STRING): string {
+  const out = ANY_KEYWORD.test(text) ? maskWith(text, true) : text;
+  return out.length > limit ? `${out.slice(0, limit)}… (${out.length - limit} more characters)` : out;
 }
 
-/** Every pattern applied, without the quick pre-check (exported so tests can hold the two equal). */
+/** Every rule applied, keywords ignored (exported so tests can hold the keyword gate to it). */
 export function maskEveryPattern(text: string): string {
+  return maskWith(text, false);
+}
+
+function maskWith(text: string, byKeyword: boolean): string {
   let out = text;
-  for (const shape of TOKEN_SHAPES) out = out.replace(shape, MASK);
-  for (const inline of INLINE_SECRETS) out = out.replace(inline, `$1${MASK}`);
+  let lower: string | undefined;
+  for (const rule of RULES) {
+    if (byKeyword) {
+      lower ??= out.toLowerCase();
+      if (!rule.keywords.some((keyword) => lower!.includes(keyword))) continue;
+    }
+    const next = out.replace(rule.pattern, rule.mask === 'match' ? MASK : `$1${MASK}`);
+    if (next !== out) {
+      out = next;
+      lower = undefined;
+    }
+  }
   return out;
 }
 
 /**
- * `value` with sensitive keys and strings masked. Copy on write: what needs no masking is returned
- * as it is (the audit line is serialized at once, and the broker never mutates parsed messages), so
- * the usual input costs a walk, not a copy.
+ * `value` with every secret masked. Copy on write: what needs no masking is returned as it is (the
+ * audit line is serialized at once, and the broker never mutates parsed messages), so the usual
+ * event costs a walk, not a copy.
  */
-export function maskValue(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskText(value);
+export function maskValue(value: unknown, depth = 0, limit = MAX_STRING): unknown {
+  if (typeof value === 'string') return maskText(value, limit);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '(nested too deep)';
   if (Array.isArray(value)) {
     const kept = value.length > MAX_ITEMS ? value.slice(0, MAX_ITEMS) : value;
     let out: unknown[] | undefined = kept === value ? undefined : kept;
     for (let i = 0; i < kept.length; i++) {
-      const masked = maskValue(kept[i], depth + 1);
+      const masked = maskValue(kept[i], depth + 1, limit);
       if (masked === kept[i]) continue;
       out ??= kept.slice();
       out[i] = masked;
     }
     return out ?? value;
   }
+  const record = value as Record<string, unknown>;
+  const pairName = namedPairName(record);
   let out: Record<string, unknown> | undefined;
-  const entries = Object.entries(value);
+  const entries = Object.entries(record);
   for (let i = 0; i < entries.length; i++) {
     const [key, v] = entries[i]!;
-    const masked = SENSITIVE_KEY.test(key) && (typeof v === 'string' || typeof v === 'number') ? MASK : maskValue(v, depth + 1);
+    const masked = key === 'value' && pairName !== undefined && isSensitiveName(pairName) && v !== null && v !== undefined
+      ? MASK
+      : maskEntry(key, v, depth, limit);
     if (masked === v && out === undefined) continue;
     if (out === undefined) {
       out = {};
@@ -73,9 +81,50 @@ export function maskValue(value: unknown, depth = 0): unknown {
   return out ?? value;
 }
 
-const MAX_ITEMS = 100;
+function maskEntry(key: string, value: unknown, depth: number, limit: number): unknown {
+  if (value === null || value === undefined || typeof value === 'boolean') return value;
+  if (SENSITIVE_KEY.test(key)) return MASK;
+  if (key === 'input' && depth === 0) return maskValue(value, 1, MAX_STRING);
+  if (typeof value === 'string' && POSSIBLY_SENSITIVE_KEY.test(key) && looksRandom(value)) return MASK;
+  return maskValue(value, depth + 1, limit);
+}
+
+/**
+ * An audit event, masked in one pass. The agent's input (which may hold whole files) is cut to
+ * 2,000 characters a string; the broker's own fields are kept whole.
+ */
+export function maskEvent(event: object): unknown {
+  return maskValue(event, 0, Number.POSITIVE_INFINITY);
+}
+
+/** `{ name: 'API_TOKEN', value: '…' }` (ACP env lists), `{ key: …, value: … }`: the name, when the object is such a pair. */
+function namedPairName(record: Record<string, unknown>): string | undefined {
+  if (!Object.hasOwn(record, 'value')) return undefined;
+  const name = record.name ?? record.key;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * A token rather than a word, a path or a sentence: long, letters and digits, no spaces or
+ * slashes, and high Shannon entropy (a random 16-character token scores about 3.5 bits a character; English words stay below 3).
+ */
+export function looksRandom(text: string): boolean {
+  if (text.length < 16 || /[\s/\\]/.test(text) || !/\d/.test(text) || !/[A-Za-z]/.test(text)) return false;
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let entropy = 0;
+  for (const count of counts.values()) {
+    const p = count / text.length;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy >= 3.2;
+}
 
 /** An own data property even for a key such as `__proto__`, which plain assignment would not create. */
 function defineEntry(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

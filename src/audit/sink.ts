@@ -2,10 +2,16 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { mkdirParents } from '../platform/mkdir.js';
 import type { AuditEventV1 } from './event.js';
+import { maskEvent } from './mask.js';
 
 export interface AuditSink {
   write(event: AuditEventV1): void;
   close(): Promise<void>;
+}
+
+/** The bytes of one audit line: the whole event, masked in one pass (mask.ts), as JSON. */
+export function auditLine(event: AuditEventV1): string {
+  return `${JSON.stringify(maskEvent(event))}\n`;
 }
 
 export const nullAuditSink: AuditSink = { write: () => {}, close: async () => {} };
@@ -63,7 +69,7 @@ export function fileAuditSink(path: string, warn: (message: string) => void, flu
   return {
     write(event) {
       if (failed || fd === undefined) return;
-      const line = `${JSON.stringify(event)}\n`;
+      const line = auditLine(event);
       // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
       if (used + line.length * 3 > BUFFER_BYTES) flush();
       if (line.length * 3 > BUFFER_BYTES) {

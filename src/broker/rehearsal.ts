@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import type { AuditSink } from '../audit/sink.js';
+import { auditLine, type AuditSink } from '../audit/sink.js';
 import { encode } from '../protocol/jsonrpc.js';
 import { Broker, type DecisionDeps } from './broker.js';
 
@@ -27,7 +27,7 @@ export const DEFAULT_REHEARSAL: RehearsalOptions = { requests: 4000, budgetMs: 1
 /** Resolves with the number of synthetic requests decided. Never throws: a failure only ends it early. */
 export async function rehearseDecisions(deps: DecisionDeps, options: RehearsalOptions = DEFAULT_REHEARSAL): Promise<number> {
   // Events are serialized as the real sink would, then dropped.
-  const audit: AuditSink = { write: (event) => void JSON.stringify(event), close: async () => {} };
+  const audit: AuditSink = { write: (event) => void auditLine(event), close: async () => {} };
   let ids = 0;
   const broker = new Broker({
     ...deps, audit, toAgent: () => {}, toClient: () => {}, log: () => {}, newDecisionId: () => `rehearsal-${++ids}`,

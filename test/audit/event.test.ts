@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decisionEvent } from '../../src/audit/event.js';
+import { auditLine } from '../../src/audit/sink.js';
 import type { CallFacts } from '../../src/core/facts.js';
 import type { Evaluation } from '../../src/policy/evaluate.js';
 
@@ -14,11 +15,11 @@ const base = {
 
 describe('audit decision event', () => {
   it('serializes absent optional fields as absent, in the documented order', () => {
-    expect(JSON.stringify(decisionEvent(base))).toBe('{"v":1,"event":"decision","time":"2026-12-01T00:00:00.000Z","decisionId":"d1",'
+    expect(auditLine(decisionEvent(base))).toBe('{"v":1,"event":"decision","time":"2026-12-01T00:00:00.000Z","decisionId":"d1",'
       + '"method":"session/request_permission","sessionId":"s","kind":"execute","title":"ls","command":"ls",'
       + '"items":[{"item":"ls","decision":"allow","rules":["r1"]}],"policyDecision":"allow","decision":"allow","outcome":"allowed",'
       + '"source":{"type":"rule","ruleId":"r1","layer":"user"},"reason":"rule r1 allows ls","optionId":"allow",'
-      + '"input":{"command":"ls","token":"***"},"latencyMs":0.012}');
+      + '"input":{"command":"ls","token":"***"},"latencyMs":0.012}\n');
   });
 
   it('lays `extra` over the event: a reason replaced in place, grants added at the end', () => {
