@@ -1,5 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { BrokerError } from '../core/errors.js';
+import { describeFsError } from '../platform/fs-errors.js';
 import { mkdirParents } from '../platform/mkdir.js';
 import type { AuditEventV1 } from './event.js';
 import { maskEvent } from './mask.js';
@@ -27,9 +29,10 @@ const BUFFER_BYTES = 256 * 1024;
  * process exits, so only a hard kill can lose the last few milliseconds of events.
  *
  * A failing audit file never stops decisions (and never turns into an allow): the failure is
- * reported loudly on stderr once and decisions go on.
+ * reported loudly on stderr once and decisions go on. With `required` (a CI run, whose record must
+ * exist), a file that cannot be opened throws instead, before anything has started.
  */
-export function fileAuditSink(path: string, warn: (message: string) => void, flushMs = AUDIT_FLUSH_MS): AuditSink {
+export function fileAuditSink(path: string, warn: (message: string) => void, flushMs = AUDIT_FLUSH_MS, options: { required?: boolean } = {}): AuditSink {
   let fd: number | undefined;
   let failed = false;
   // Lines are encoded straight into one buffer: no array of strings to join, no second copy.
@@ -46,6 +49,7 @@ export function fileAuditSink(path: string, warn: (message: string) => void, flu
     mkdirParents(dirname(path));
     fd = openSync(path, 'a', 0o600);
   } catch (error) {
+    if (options.required) throw new BrokerError('audit_write', `cannot write the audit log ${path}: ${describeFsError(error)}`, { cause: error });
     fail(error);
   }
   // Synchronous appends of a few KiB to a local file: cheaper than a thread-pool round trip, and

@@ -2,6 +2,8 @@ import { BrokerError } from '../core/errors.js';
 
 export interface ParsedArgs {
   readonly command: string;
+  /** The command was named (`run …`), not implied by its absence. */
+  readonly explicitCommand: boolean;
   readonly options: Map<string, string[]>;
   readonly flags: Set<string>;
   readonly positionals: string[];
@@ -21,7 +23,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const head = separator === -1 ? [...argv] : argv.slice(0, separator);
   const agent = separator === -1 ? [] : argv.slice(separator + 1);
   let command = 'run';
-  if (head.length > 0 && (SUBCOMMANDS as readonly string[]).includes(head[0]!)) command = head.shift()!;
+  const explicitCommand = head.length > 0 && (SUBCOMMANDS as readonly string[]).includes(head[0]!);
+  if (explicitCommand) command = head.shift()!;
   const options = new Map<string, string[]>();
   const flags = new Set<string>();
   const positionals: string[] = [];
@@ -43,7 +46,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       positionals.push(arg);
     }
   }
-  return { command, options, flags, positionals, agent };
+  return { command, explicitCommand, options, flags, positionals, agent };
 }
 
 export function single(args: ParsedArgs, name: string): string | undefined {
@@ -73,5 +76,5 @@ Options for run and exec:
 Environment:
   ACP_BROKER_HOME         one directory for config, grants and audit
 
-Exit codes: run exits with the agent's code; 0/1 pass/fail for exec, check, test, validate; 2 bad usage,
-invalid policy or failed start.`;
+Exit codes: run: the agent's code (127: it cannot start); exec: 0 turn ended normally, 1 not, 127 agent
+cannot start; check: 0 allow, 1 deny, 3 ask; test, validate: 0/1; every command: 2 for a mistake.`;

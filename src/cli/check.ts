@@ -8,24 +8,18 @@ import { isPermissionOption } from '../protocol/acp.js';
 import { evaluate, type Evaluation } from '../policy/evaluate.js';
 import { nonInteractiveFallback } from '../policy/types.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { describeFsError } from '../platform/fs-errors.js';
 import { single, type ParsedArgs } from './args.js';
 import { loadEngine } from './engine.js';
 
 /**
  * `acp-broker check REQUEST.json|-`: decide one permission request offline and explain why.
- * Exit 0 whatever the decision (the decision is the output), 2 for bad input or policy.
+ * Exit 0 allow, 1 deny, 3 ask (a script can gate on it), 2 for bad input or policy.
  */
 export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) => void; stderr: (s: string) => void }): Promise<number> {
   const source = args.positionals[0];
   if (source === undefined || args.positionals.length > 1) throw new BrokerError('usage', 'check takes one REQUEST.json (or - for stdin)');
-  const text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
-  let parsed: unknown;
-  try { parsed = JSON.parse(text); } catch (error) { throw new BrokerError('usage', `${source}: not JSON: ${(error as Error).message}`); }
-  const message = parsed as { method?: string; params?: unknown };
-  const params = (message.method === 'session/request_permission' ? message.params : parsed) as { toolCall?: Record<string, unknown>; options?: unknown[] };
-  if (!params || typeof params.toolCall !== 'object' || params.toolCall === null) {
-    throw new BrokerError('usage', `${source}: expected the params of a session/request_permission (with a toolCall), or the whole message`);
-  }
+  const params = readRequest(source);
   const engine = await loadEngine(args, io.stderr);
   if (!engine) return 2;
   const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
@@ -34,7 +28,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   });
   const policy = engine.policies.forWorkspace(cwd);
   const evaluation = evaluate(policy, facts, { home: engine.dirs.home });
-  const options = (params.options ?? []).filter(isPermissionOption);
+  const options = (Array.isArray(params.options) ? params.options : []).filter(isPermissionOption);
   const nonInteractive = nonInteractiveFallback(policy);
   const interactive = evaluation.decision === 'ask' ? undefined : answerFor(evaluation.decision, options);
   const headless = answerFor(evaluation.decision === 'ask' ? nonInteractive : evaluation.decision, options);
@@ -48,7 +42,31 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
     answer: { interactive: answer(interactive), nonInteractive: answer(headless) },
   };
   io.stdout(args.flags.has('--json') ? `${JSON.stringify(report, null, 2)}\n` : explain(report, evaluation));
-  return 0;
+  return CHECK_EXIT_CODES[evaluation.decision];
+}
+
+export const CHECK_EXIT_CODES = { allow: 0, deny: 1, ask: 3 } as const;
+
+/** The params of a `session/request_permission` from a file or stdin: the whole message or its params. */
+function readRequest(source: string): { toolCall: Record<string, unknown>; options?: unknown } {
+  let text: string;
+  try {
+    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  } catch (error) {
+    throw new BrokerError('bad_input', `cannot read ${source === '-' ? 'standard input' : source}: ${describeFsError(error)}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new BrokerError('bad_input', `${source}: not JSON: ${(error as Error).message}`);
+  }
+  const record = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const params = record(parsed) && parsed.method === 'session/request_permission' ? parsed.params : parsed;
+  if (!record(params) || !record(params.toolCall)) {
+    throw new BrokerError('bad_input', `${source}: expected a session/request_permission message or its params, with a toolCall object`);
+  }
+  return params as { toolCall: Record<string, unknown>; options?: unknown };
 }
 
 function inferCwd(toolCall: Record<string, unknown>): string | undefined {

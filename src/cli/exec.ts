@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { AuditEventV1 } from '../audit/event.js';
@@ -9,6 +8,7 @@ import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
 import { runHeadlessClient } from './exec-client.js';
+import { readPromptFile } from './preflight.js';
 
 /**
  * `acp-broker exec`: a headless run for CI. The agent is wrapped by the broker in non-interactive
@@ -20,7 +20,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const promptText = single(args, '--prompt');
   const promptFile = single(args, '--prompt-file');
   if ((promptText === undefined) === (promptFile === undefined)) throw new BrokerError('usage', 'give exactly one of --prompt TEXT or --prompt-file FILE');
-  const prompt = promptText ?? readFileSync(promptFile!, 'utf8');
+  const prompt = promptText ?? readPromptFile(promptFile!);
   tuneJitForRelay();
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
@@ -32,7 +32,8 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const dirs = starting.dirs;
   const quiet = args.flags.has('--quiet');
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
-  const fileSink = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
+  // A CI run's record must exist: an audit file that cannot be opened fails the run before it starts.
+  const fileSink = fileAuditSink(auditPath, (m) => stderr(`${m}\n`), undefined, { required: true });
   const audit: AuditSink = {
     write(event) {
       fileSink.write(event);
@@ -66,6 +67,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   clientToBroker.end();
   const agentCode = await session.exitCode;
   await audit.close();
+  if (session.startError()) return 127; // the relay has said why
   if (result.error) {
     stderr(`acp-broker: ${result.error} (agent exit code ${agentCode})\n`);
     return 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { BrokerError } from '../core/errors.js';
 import { parseArgs, USAGE } from './args.js';
+import { preflight } from './preflight.js';
 // Static, unlike the other commands' modules: `run` is the hot path, and the agent's spawn should
 // not wait for one more module load.
 import { earlyStart } from './early-start.js';
@@ -12,6 +13,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.flags.has('--version')) { process.stdout.write(`acp-broker ${VERSION}\n`); return 0; }
   if (args.command === 'help' || (args.flags.has('--help'))) { process.stderr.write(`${USAGE}\n`); return 0; }
+  preflight(args);
   switch (args.command) {
     // Each command's modules load only when it runs: start-up time is the agent's start-up time.
     case 'run': {
@@ -39,12 +41,11 @@ main(process.argv.slice(2)).then(
   // after the agent is gone.
   (code) => { process.stdout.write('', () => process.exit(code)); },
   (error: unknown) => {
-    if (error instanceof BrokerError && error.code === 'usage') {
-      process.stderr.write(`acp-broker: ${error.message}\n\n${USAGE}\n`);
-      process.exitCode = 2;
-    } else {
-      process.stderr.write(`acp-broker: ${(error as Error).stack ?? String(error)}\n`);
-      process.exitCode = 2;
-    }
+    // One line, never a stack trace for a mistake; then exit at once: an open stdin or an agent
+    // spawned early must not keep a failed broker alive.
+    const message = error instanceof BrokerError
+      ? `acp-broker: ${error.message}${error.code === 'usage' ? ' (acp-broker --help shows the usage)' : ''}`
+      : `acp-broker: internal error: ${process.env.ACP_BROKER_DEBUG ? (error as Error).stack : (error as Error)?.message ?? String(error)}`;
+    process.stderr.write(`${message}\n`, () => process.exit(2));
   },
 );

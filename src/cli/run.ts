@@ -4,6 +4,7 @@ import { fileAuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
 import type { EarlyChild } from '../relay/early-child.js';
 import { tuneJitForRelay } from '../relay/jit-tuning.js';
+import { signalAgentTree } from '../relay/process-group.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
@@ -25,7 +26,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const loadingGate = early ? new Promise<void>((resolve) => { startLoading = resolve; }) : Promise.resolve();
   const starting = await startEngine(args, stderr, { watch: true, after: loadingGate });
   if (!starting) {
-    early?.process.kill('SIGTERM');
+    if (early) signalAgentTree(early.process, 'SIGTERM');
     return 2;
   }
   let engine: Engine | undefined;
@@ -36,8 +37,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
   const grants = new LateGrantStore();
   const graceMs = Number(single(args, '--grace-ms') ?? 2000);
-  const timeout = single(args, '--timeout');
-  if (timeout !== undefined && !(Number(timeout) > 0)) throw new BrokerError('usage', '--timeout takes a number of seconds greater than 0');
+  const timeout = single(args, '--timeout'); // checked by preflight
   // Used only once decisionsReady has resolved (the broker holds decisions until then).
   const decisionDeps = engineDecisionDeps(() => engine, {
     dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
@@ -60,7 +60,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     setTimeout(startLoading, 1000).unref();
   }
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => session.child.kill(signal));
+    process.on(signal, () => signalAgentTree(session.child, signal));
   }
   const code = await session.exitCode;
   await audit.close();

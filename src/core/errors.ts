@@ -1,11 +1,13 @@
 /** Stable error codes; tests and callers match on these, never on message text. */
 export type BrokerErrorCode =
   | 'usage'
+  | 'bad_input'
   | 'policy_read'
   | 'policy_parse'
   | 'policy_schema'
   | 'policy_example'
   | 'spawn_failed'
+  | 'audit_write'
   | 'store_corrupt'
   | 'store_io'
   | 'internal';

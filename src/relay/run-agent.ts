@@ -7,12 +7,15 @@ import { DEFAULT_MAX_LINE_BYTES } from '../protocol/line-splitter.js';
 import { BatchWriter, pumpLines } from './connect.js';
 import { spawnEarly, type EarlyChild } from './early-child.js';
 import { OversizedAgentLines } from './oversized-agent-lines.js';
+import { endAgentGroup, signalAgentTree } from './process-group.js';
 
 export interface AgentSession {
   /** The agent's exit code (128+signal when killed), once it has exited and its output is relayed. */
   readonly exitCode: Promise<number>;
   readonly broker: Broker;
   readonly child: ChildProcess;
+  /** Why the agent could not be started, once exitCode has resolved (127) for that reason. */
+  readonly startError: () => Error | undefined;
 }
 
 export interface RunAgentOptions {
@@ -46,6 +49,7 @@ const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2,
 const QUIET_MS = 1000;
 const AFTER_EXIT_MS = 5000;
 const POLL_MS = 100;
+const STDERR_AFTER_EXIT_MS = 500;
 
 /** The env fallback for the line maximum (a positive integer of bytes), for tests and emergencies. */
 export function maxLineBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
@@ -69,7 +73,16 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   // An editor that closed our stderr must not take the broker down: there is just nobody to tell.
   options.stderr.on('error', () => {});
   child.stderr!.on('error', () => {});
+  const earlyOutput = early.takeOutput();
+  for (const chunk of earlyOutput.stderr) if (!options.stderr.destroyed) options.stderr.write(chunk);
   child.stderr!.pipe(options.stderr, { end: false });
+  // What the agent wrote to stderr before dying is often the only word on why: wait for it (a
+  // grandchild may hold the pipe open, so not forever).
+  const stderrDone = earlyOutput.stderrEnded ? Promise.resolve() : new Promise<void>((resolve) => {
+    child.stderr!.once('close', resolve);
+    child.stderr!.once('end', resolve);
+  });
+  const stderrRelayed = () => Promise.race([stderrDone, new Promise<void>((resolve) => setTimeout(resolve, STDERR_AFTER_EXIT_MS).unref())]);
   const warn = (message: string) => { if (!options.stderr.destroyed) options.stderr.write(`${message}\n`); };
 
   const agentWriter = new BatchWriter(agentIn);
@@ -102,8 +115,8 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     if (!agentIn.writableEnded) agentIn.end();
     terminateTimer = setTimeout(() => {
       if (agentExited) return;
-      child.kill('SIGTERM');
-      terminateTimer = setTimeout(() => { if (!agentExited) child.kill('SIGKILL'); }, graceMs).unref();
+      signalAgentTree(child, 'SIGTERM');
+      terminateTimer = setTimeout(() => { if (!agentExited) signalAgentTree(child, 'SIGKILL'); }, graceMs).unref();
     }, graceMs);
     terminateTimer.unref();
   };
@@ -132,6 +145,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   });
   const agentPump = pumpLines({
     source: agentOut, sink: clientWriter, maxLineBytes, batches, scanner: broker.agentScanner,
+    ...(earlyOutput.stdout.length > 0 || earlyOutput.stdoutEnded ? { initial: earlyOutput.stdout, alreadyEnded: earlyOutput.stdoutEnded } : {}),
     oversized: (bytes, end) => oversized.piece(bytes, end),
     onLine: guarded('agent', (line) => broker.fromAgent(line), (line) => clientWriter.write(line)),
     onEnd: () => agentOutputEnded(),
@@ -163,9 +177,11 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     };
   }
 
+  let startError: Error | undefined;
   const exitCode = new Promise<number>((resolve) => {
     const onError = (error: Error) => {
       agentExited = true;
+      startError = error;
       warn(`acp-broker: cannot start the agent \`${options.command}\`: ${error.message}`);
       broker.shutdown();
       auditQueue.drain();
@@ -174,7 +190,8 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
       agentExited = true;
       if (terminateTimer) clearTimeout(terminateTimer);
-      void agentOutputRelayed().then(() => {
+      // What the agent left running ends with it; its output meanwhile is still relayed.
+      void Promise.all([agentOutputRelayed(), stderrRelayed(), endAgentGroup(child.pid, graceMs)]).then(() => {
         broker.shutdown();
         auditQueue.drain();
         resolve(code ?? 128 + (SIGNAL_NUMBERS[signal ?? ''] ?? 1));
@@ -215,7 +232,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     })]);
   }
 
-  return { exitCode, broker, child };
+  return { exitCode, broker, child, startError: () => startError };
 }
 
 /** The id and method of an agent→client request the broker intercepts, if the line is one. */

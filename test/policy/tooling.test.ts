@@ -83,7 +83,7 @@ describe('acp-broker validate', () => {
   it('names an unreadable file', () => {
     const r = cli(['validate', '/nonexistent/policy.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('/nonexistent/policy.yaml:1:1: error: cannot read policy file: ENOENT');
+    expect(r.stdout).toContain('/nonexistent/policy.yaml:1:1: error: cannot read policy file: no such file or directory');
   });
 });
 
@@ -126,7 +126,7 @@ describe('acp-broker check', () => {
 
   it('explains: decision, each item with its rules, layers and locations, and the option the agent gets', () => {
     const r = cli(['check', '--managed-policy', 'policies/enterprise-baseline.yaml', '--policy', 'policies/default.yaml', '--cwd', '/w', '-'], JSON.stringify(request));
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1); // deny
     expect(r.stdout).toContain('decision: DENY');
     expect(r.stdout).toMatch(/allow +git status\n +rule read-only-commands \(allow\) \[user\] policies\/default\.yaml:\d+:5/);
     expect(r.stdout).toMatch(/deny +git push -f\n +rule history-rewrites \(deny\) \[managed\] policies\/enterprise-baseline\.yaml:\d+:5\n +rule destructive \(deny\) \[user\]/);

@@ -23,13 +23,13 @@ describe('acp-broker exec', () => {
     expect(events.some((e) => e.decision === 'deny')).toBe(true);
   });
 
-  it('an agent that cannot start fails the run (exit 1), it does not pass silently', async () => {
+  it('an agent that cannot start fails the run, it does not pass silently (127 when the command does not exist, as in run)', async () => {
     const missingScript = await exec([process.execPath, join(tempDir(), 'no-such-agent.mjs')]);
     expect(missingScript.code).toBe(1);
     expect(missingScript.stderr).toContain('the agent closed the connection (agent exit code 1)');
     const missingBinary = await exec([join(tempDir(), 'no-such-binary')]);
-    expect(missingBinary.code).toBe(1);
-    expect(missingBinary.stderr).toContain('(agent exit code 127)');
+    expect(missingBinary.code).toBe(127);
+    expect(missingBinary.stderr).toContain('cannot start the agent');
   });
 
   it('an agent that dies mid-turn fails the run', async () => {
