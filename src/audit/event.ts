@@ -20,7 +20,8 @@ export type Outcome = 'allowed' | 'denied' | 'cancelled' | 'escalated' | 'passed
 /** One decision, one line of the audit log. Versioned: readers check `v`. Secrets are masked when the line is written (sink.ts). */
 export interface AuditEventV1 {
   readonly v: 1;
-  readonly event: 'decision' | 'unprompted' | 'problem';
+  /** `mode`: a session mode refused, left or switched by the broker (see broker/modes.ts). */
+  readonly event: 'decision' | 'unprompted' | 'problem' | 'mode';
   readonly time: string;
   readonly decisionId?: string;
   readonly method?: string;
@@ -28,6 +29,8 @@ export interface AuditEventV1 {
   readonly agent?: string;
   readonly toolCallId?: string;
   readonly kind?: string;
+  /** The session mode a `mode` event is about. */
+  readonly mode?: string;
   readonly tool?: string;
   readonly title?: string;
   readonly command?: string;

@@ -17,6 +17,8 @@ import type { GrantScope } from '../grants/grant.js';
 import { answerFor } from './answer.js';
 import { BROKER_OPTION_PREFIX, escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation.js';
 import { grantLookup } from './grant-items.js';
+import { ModeGuard, SET_CONFIG_OPTION, SET_MODE } from './modes.js';
+import { modePolicyOf } from '../policy/modes.js';
 import { agentChunkScanner, agentLineNeedsInspection, clientChunkScanner, clientLineNeedsInspection } from './prefilter.js';
 
 export interface BrokerDeps {
@@ -112,7 +114,7 @@ export class Broker {
    * For the relay's fast path: where in a chunk of lines one may need `fromAgent` / `fromClient` to
    * look at it, by the same rule and state as they use. Lines before that are forwarded unseen.
    */
-  readonly agentScanner = agentChunkScanner(() => this.state.hasPendingResponses());
+  readonly agentScanner = agentChunkScanner(() => this.awaitingAgentResponses());
   readonly clientScanner = clientChunkScanner(() => this.forwarded.size > 0);
 
   /** Remembered decisions as the evaluator sees them (the store may arrive with the engine). */
@@ -127,8 +129,13 @@ export class Broker {
 
   /** Work waiting for `decisionsReady`, in arrival order; undefined once decisions can be made. */
   private waiting: (() => void)[] | undefined;
+  private readonly modes: ModeGuard;
 
   constructor(private readonly deps: BrokerDeps) {
+    this.modes = new ModeGuard({
+      policyFor: (workspace) => deps.policyFor(workspace || deps.fallbackWorkspace), toAgent: deps.toAgent, toClient: deps.toClient,
+      audit: (event) => this.audit(event), log: deps.log, clock: deps.clock,
+    });
     if (deps.decisionsReady) {
       this.waiting = [];
       const flush = () => {
@@ -146,7 +153,7 @@ export class Broker {
 
   /** A line from the editor (client → agent). */
   fromClient(line: Buffer): void {
-    if (this.readClientLine(line) === 'forward') this.deps.toAgent(line);
+    if (this.readClientLine(line, true) === 'forward') this.deps.toAgent(line);
   }
 
   /**
@@ -154,11 +161,11 @@ export class Broker {
    * noted as if it had come through here. Nothing can be waiting on the client yet at that point.
    */
   observeClient(line: Buffer): void {
-    this.readClientLine(line);
+    this.readClientLine(line, false);
   }
 
-  /** What a client line tells the broker; 'handled' when the broker answered in its place. */
-  private readClientLine(line: Buffer): 'forward' | 'handled' {
+  /** What a client line tells the broker; 'handled' when the broker answered in its place (only when it may: `canAnswer`). */
+  private readClientLine(line: Buffer, canAnswer: boolean): 'forward' | 'handled' {
     if (clientLineNeedsInspection(line, this.forwarded.size > 0)) {
       const message = classify(parseLine(line));
       if (message.type === 'response' && this.forwarded.has(idKey(message.id))) {
@@ -178,6 +185,11 @@ export class Broker {
         }
         if (handled) return 'handled';
       } else if (message.type === 'request') {
+        if (canAnswer && (message.method === SET_MODE || message.method === SET_CONFIG_OPTION)) {
+          const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
+          const workspace = typeof sessionId === 'string' ? this.state.workspaceOf(sessionId) : undefined;
+          if (this.modes.onClientRequest(message.method, message.id, message.params, workspace, this.waiting === undefined)) return 'handled';
+        }
         this.state.noteClientRequest(message.method, message.id, message.params);
       } else if (message.type === 'notification' && message.method === ACP.sessionCancel) {
         const sessionId = (message.params as { sessionId?: unknown } | undefined)?.sessionId;
@@ -189,11 +201,12 @@ export class Broker {
 
   /** A line from the agent (agent → client). */
   fromAgent(line: Buffer): void {
-    if (!agentLineNeedsInspection(line, this.state.hasPendingResponses())) {
+    if (!agentLineNeedsInspection(line, this.awaitingAgentResponses())) {
       this.deps.toClient(line);
       return;
     }
-    const message = classify(parseLine(line));
+    const parsed = parseLine(line);
+    const message = classify(parsed);
     switch (message.type) {
       case 'request':
         if (message.method === ACP.requestPermission) {
@@ -218,7 +231,16 @@ export class Broker {
         }
         break;
       case 'response':
-        if (this.state.awaitsResponse(message.id)) this.state.noteAgentResponse(message.id, message.result);
+        if (this.modes.onAgentResponse(message.id, message.error)) return;
+        if (this.state.awaitsResponse(message.id)) {
+          const session = this.state.noteAgentResponse(message.id, message.result);
+          if (session && ModeGuard.concerns(message.result)) {
+            const check = () => this.modes.onSessionResult(message.id, session.sessionId, session.cwd, parsed as Record<string, unknown>, line);
+            if (this.waiting) this.waiting.push(check);
+            else check();
+            return;
+          }
+        }
         break;
       case 'other':
         break;
@@ -229,6 +251,7 @@ export class Broker {
   /** The connection is ending: every held request is settled (cancelled), never left hanging or allowed. */
   shutdown(): void {
     this.cancelHeld(() => true, 'shutdown');
+    this.modes.shutdown();
   }
 
   /**
@@ -253,6 +276,11 @@ export class Broker {
     // Settled entries stay: an answer still arriving (stdout gone, stdin not) is dropped, not relayed.
   }
 
+  /** Responses the broker wants to read: session results, and answers to its own mode switches. */
+  private awaitingAgentResponses(): boolean {
+    return this.state.hasPendingResponses() || this.modes.awaitsResponses();
+  }
+
   heldCount(): number {
     return this.held.size;
   }
@@ -261,6 +289,13 @@ export class Broker {
     const p = params as { sessionId?: unknown; update?: unknown } | undefined;
     const update = p?.update as Record<string, unknown> | undefined;
     if (typeof p?.sessionId !== 'string' || !update || typeof update !== 'object') return;
+    if (update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') {
+      const sessionId = p.sessionId;
+      const check = () => this.modes.onModeUpdate(sessionId, update, this.workspaceOf(sessionId));
+      if (this.waiting) this.waiting.push(check);
+      else check();
+      return;
+    }
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     const finished = this.state.noteToolCallUpdate(p.sessionId, update);
     if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
@@ -594,6 +629,18 @@ export class Broker {
       ...(typeof call.title === 'string' ? { title: call.title } : {}),
       reason: 'the agent ran this tool call without asking for permission',
     }));
+    if (modePolicyOf(this.deps.policyFor(this.workspaceOf(sessionId))).unprompted === 'stop') this.stopTurn(sessionId, call);
+  }
+
+  /** `unprompted: stop`: the turn is cancelled, and the editor is told why in the agent's stream. */
+  private stopTurn(sessionId: string, call: ToolCallState): void {
+    const what = typeof call.title === 'string' && call.title !== '' ? call.title : String(call.kind);
+    this.deps.log(`acp-broker: the agent ran \`${what}\` without asking; the policy says unprompted: stop, so its turn is cancelled`);
+    this.deps.toAgent(encode({ jsonrpc: '2.0', method: ACP.sessionCancel, params: { sessionId } }));
+    this.deps.toClient(encode({ jsonrpc: '2.0', method: ACP.sessionUpdate, params: { sessionId, update: {
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: `\n[acp-broker] Stopped: the agent ran "${what}" without asking for permission, which this policy does not allow (unprompted: stop).\n` },
+    } } }));
   }
 
   private answerAgent(id: RpcId, outcome: PermissionOutcome): void {

@@ -15,8 +15,11 @@ import type { ChunkScanner } from '../protocol/line-splitter.js';
  */
 const bytes = (...words: string[]): readonly Buffer[] => words.map((w) => Buffer.from(w));
 
-/** `session/request_permission`, `tool_call`(`_update`), `fs/…`, `terminal/create`, `$/cancel_request`. */
-const AGENT_NEEDLES = bytes('quest_permission', '_call', 'fs/', '/create', '$/cancel_request');
+/**
+ * `session/request_permission`, `tool_call`(`_update`), `fs/…`, `terminal/create`, `$/cancel_request`,
+ * `current_mode_update`, `config_option_update`.
+ */
+const AGENT_NEEDLES = bytes('quest_permission', '_call', 'fs/', '/create', '$/cancel_request', '_mode_update', '_option_update');
 /** `initialize`, `session/new|load|resume|cancel`, `$/cancel_request`. */
 const CLIENT_NEEDLES = bytes('initialize', 'ssion/', '$/cancel_request');
 /** Any of the above spelled with escapes. (`"` cannot hide: an escaped quote delimits nothing.) */

@@ -4,13 +4,15 @@ import { ACCESSES, TOOL_KINDS } from '../core/facts.js';
 import type { SourceLocation } from '../core/errors.js';
 import { parseCommandPattern, type CommandPattern } from '../shell/command-pattern.js';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
+import type { ModeRules } from './modes.js';
 import { compilePathMatcher, compileTextMatcher } from './patterns.js';
 import type {
   Enforcement, ExampleFacts, InputCondition, Layer, NonInteractiveFallback, PathMatcher, PolicyFile, Rule,
   RuleConditions, TextMatcher,
 } from './types.js';
 
-const TOP_KEYS = ['version', 'default', 'non_interactive', 'agent_always_options', 'grant_scope', 'grant_expires_after', 'rules'] as const;
+const TOP_KEYS = ['version', 'default', 'non_interactive', 'agent_always_options', 'grant_scope', 'grant_expires_after', 'modes', 'unprompted', 'rules'] as const;
+const MODES_KEYS = ['deny', 'prefer'] as const;
 const DURATION = /^(\d+)\s*(m|h|d|w)$/;
 const DURATION_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const RULE_KEYS = ['id', 'decision', 'reason', 'enforcement', 'match', 'examples'] as const;
@@ -133,6 +135,11 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
     if (match && Number(match[1]) > 0) grantTtlMs = Number(match[1]) * DURATION_MS[match[2]!]!;
     else if (text !== undefined) report('bad_value', ttlNode.node, `\`grant_expires_after\`: \`${text}\` is not a duration`, 'write a number and a unit: 90m, 12h, 30d or 2w');
   }
+
+  const modesNode = top.get('modes');
+  const modes = modesNode ? readModes(modesNode.node) : undefined;
+  const unpromptedNode = top.get('unprompted');
+  const unprompted = unpromptedNode ? oneOf(unpromptedNode.node, ['warn', 'stop'] as const, '`unprompted`') : undefined;
 
   const rules: Rule[] = [];
   const rulesNode = top.get('rules');
@@ -305,6 +312,17 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
     return example;
   }
 
+  /** `modes: { deny: [...], prefer: [...] }`: mode ids, as the agents spell them. */
+  function readModes(node: YamlNode | null): ModeRules | undefined {
+    if (!isMap(node)) {
+      report('not_a_map', node, '`modes` must be a mapping', 'e.g. `modes: { deny: [bypassPermissions, yolo, full-access] }`');
+      return undefined;
+    }
+    const keys = checkKeys(node, MODES_KEYS, '`modes`');
+    const ids = (entry: { node: YamlNode | null } | undefined, what: string) => entry ? stringList(entry.node, `\`modes\` \`${what}\``)?.map((v) => v.value) ?? [] : [];
+    return { deny: ids(keys.get('deny'), 'deny'), prefer: ids(keys.get('prefer'), 'prefer') };
+  }
+
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors || defaultDecision === undefined || nonInteractive === undefined || agentAlways === undefined || grantScope === undefined) {
     return { policy: undefined, diagnostics };
@@ -312,7 +330,7 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
   return {
     policy: {
       file, layer, default: defaultDecision, nonInteractive, keepAgentAlwaysOptions: agentAlways === 'keep', grantScope,
-      ...(grantTtlMs !== undefined ? { grantTtlMs } : {}), rules,
+      ...(grantTtlMs !== undefined ? { grantTtlMs } : {}), ...(modes ? { modes } : {}), ...(unprompted ? { unprompted } : {}), rules,
     },
     diagnostics,
   };

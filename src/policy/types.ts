@@ -2,11 +2,13 @@ import type { Access, ToolKind } from '../core/facts.js';
 import type { Decision } from '../core/decision.js';
 import type { SourceLocation } from '../core/errors.js';
 import type { CommandPattern } from '../shell/command-pattern.js';
+import type { ModeRules, UnpromptedAction } from './modes.js';
 
 /** Where a policy came from; strictest wins across layers, and only `managed` asks beat grants. */
 export type Layer = 'managed' | 'user' | 'project';
 
 export type Enforcement = 'enforce' | 'warn' | 'shadow';
+
 
 /** What `ask` becomes when no human can answer. */
 export type NonInteractiveFallback = 'deny' | 'cancel';
@@ -85,6 +87,10 @@ export interface PolicyFile {
   readonly grantScope: 'project' | 'global';
   /** How long a new grant lasts; unset means until revoked. */
   readonly grantTtlMs?: number;
+  /** Session modes the policy forbids (see modes.ts); undefined when the file has no `modes`. */
+  readonly modes?: ModeRules;
+  /** What to do when the agent runs an edit or a command without asking (default: warn). */
+  readonly unprompted?: UnpromptedAction;
   readonly rules: readonly Rule[];
 }
 

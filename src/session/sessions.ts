@@ -2,6 +2,12 @@ import { idKey, type RpcId } from '../protocol/jsonrpc.js';
 import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
 
 const MAX_TRACKED_TOOL_CALLS = 10_000;
+
+export interface SessionRequest {
+  readonly method: 'session/new' | 'session/load' | 'session/resume';
+  readonly cwd: string;
+  readonly sessionId: string | undefined;
+}
 const MAX_PENDING_REQUESTS = 10_000;
 
 /**
@@ -12,7 +18,8 @@ const MAX_PENDING_REQUESTS = 10_000;
 export class SessionState {
   agentName: string | undefined;
   private readonly cwdBySession = new Map<string, string>();
-  private readonly pendingSessionRequests = new Map<string, string>();
+  /** session/new, load and resume requests waiting for the agent's result: their method, cwd and session. */
+  private readonly pendingSessionRequests = new Map<string, SessionRequest>();
   private readonly pendingInitialize = new Set<string>();
   private readonly toolCalls = new Map<string, ToolCallState>();
   private readonly asked = new Set<string>();
@@ -23,11 +30,16 @@ export class SessionState {
     if (method === 'initialize') {
       boundedAdd(this.pendingInitialize, idKey(id));
     } else if (method === 'session/new' && typeof p?.cwd === 'string') {
-      if (this.pendingSessionRequests.size >= MAX_PENDING_REQUESTS) this.pendingSessionRequests.clear();
-      this.pendingSessionRequests.set(idKey(id), p.cwd);
+      this.notePending(id, { method, cwd: p.cwd, sessionId: undefined });
     } else if ((method === 'session/load' || method === 'session/resume') && typeof p?.sessionId === 'string' && typeof p.cwd === 'string') {
       this.cwdBySession.set(p.sessionId, p.cwd);
+      this.notePending(id, { method, cwd: p.cwd, sessionId: p.sessionId });
     }
+  }
+
+  private notePending(id: RpcId, request: SessionRequest): void {
+    if (this.pendingSessionRequests.size >= MAX_PENDING_REQUESTS) this.pendingSessionRequests.clear();
+    this.pendingSessionRequests.set(idKey(id), request);
   }
 
   /** Whether a response from the agent with this id is one we want to read. */
@@ -40,18 +52,21 @@ export class SessionState {
     return this.pendingSessionRequests.size > 0 || this.pendingInitialize.size > 0;
   }
 
-  noteAgentResponse(id: RpcId, result: unknown): void {
+  /** Notes what a response tells; for a session request, returns that request with the session's id. */
+  noteAgentResponse(id: RpcId, result: unknown): SessionRequest | undefined {
     const key = idKey(id);
     const r = asRecord(result);
     if (this.pendingInitialize.delete(key)) {
       const info = asRecord(r?.agentInfo);
       if (typeof info?.name === 'string') this.agentName = info.name;
-      return;
+      return undefined;
     }
-    const cwd = this.pendingSessionRequests.get(key);
-    if (cwd === undefined) return;
+    const request = this.pendingSessionRequests.get(key);
+    if (request === undefined) return undefined;
     this.pendingSessionRequests.delete(key);
-    if (typeof r?.sessionId === 'string') this.cwdBySession.set(r.sessionId, cwd);
+    const sessionId = request.sessionId ?? (typeof r?.sessionId === 'string' ? r.sessionId : undefined);
+    if (sessionId !== undefined) this.cwdBySession.set(sessionId, request.cwd);
+    return { ...request, sessionId };
   }
 
   workspaceOf(sessionId: string): string | undefined {
