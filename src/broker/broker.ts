@@ -17,9 +17,11 @@ import type { GrantScope } from '../grants/grant.js';
 import { answerFor } from './answer.js';
 import { BROKER_OPTION_PREFIX, escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation.js';
 import { grantLookup } from './grant-items.js';
+import { enforcedCallProblem } from './enforced-calls.js';
 import { ModeGuard, SET_CONFIG_OPTION, SET_MODE } from './modes.js';
 import { modePolicyOf } from '../policy/modes.js';
-import { agentChunkScanner, agentLineNeedsInspection, clientChunkScanner, clientLineNeedsInspection } from './prefilter.js';
+import { agentChunkScanner, agentLineNeedsInspection, clientChunkScanner, clientLineNeedsInspection, INTERCEPTED_METHODS, mayHoldInterceptedRequest } from './prefilter.js';
+import { topLevelIdAndMethod, trailingTopLevelId } from '../protocol/json-head.js';
 
 export interface BrokerDeps {
   /** The policy in force now for a session's workspace (layers; hot reload swaps what this returns). */
@@ -206,6 +208,8 @@ export class Broker {
       return;
     }
     const parsed = parseLine(line);
+    if (parsed === undefined && mayHoldInterceptedRequest(line)) return this.refuseUnreadable(line);
+    if (Array.isArray(parsed) && mayHoldInterceptedRequest(line)) return this.refuseBatch(parsed);
     const message = classify(parsed);
     switch (message.type) {
       case 'request':
@@ -242,6 +246,14 @@ export class Broker {
           }
         }
         break;
+      case 'invalid_request':
+        if (INTERCEPTED_METHODS.has(message.method)) {
+          // Never forwarded undecided: a client might take it for a request all the same. Not
+          // answered either: a response needs an id the agent could match (null would be another request's).
+          this.deps.log(`acp-broker: a ${message.method} request whose id is neither a string, a number nor null was dropped`);
+          return;
+        }
+        break;
       case 'other':
         break;
     }
@@ -274,6 +286,30 @@ export class Broker {
       this.record(entry, { decision: 'cancelled', outcome: 'cancelled', source: { type: 'cancelled', by: 'client-gone' } });
     }
     // Settled entries stay: an answer still arriving (stdout gone, stdin not) is dropped, not relayed.
+  }
+
+  /**
+   * A line that is not JSON but names an intercepted method (or uses escapes that could): a lenient
+   * client might still read a request in it (a BOM, a trailing comma), so it is never relayed; the
+   * agent gets an error when the request's id can be read.
+   */
+  private refuseUnreadable(line: Buffer): void {
+    const head = line.subarray(line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0);
+    const { id: headId, method } = topLevelIdAndMethod(head.subarray(0, 4096));
+    const id = headId !== undefined ? headId : trailingTopLevelId(head.subarray(Math.max(0, head.length - 4096)));
+    this.deps.log(`acp-broker: an agent line that is not valid JSON${method ? ` but names ${method}` : ' but may hold an intercepted request'} was not relayed`);
+    if (id === undefined || method === undefined || !INTERCEPTED_METHODS.has(method)) return;
+    this.deps.toAgent(encode({ jsonrpc: '2.0', id, error: { code: RPC_ERRORS.invalidRequest, message: `acp-broker: this ${method} request is not valid JSON; it was not relayed` } }));
+  }
+
+  /** A JSON-RPC batch (ACP uses none) holding an intercepted request: not relayed, each such request refused. */
+  private refuseBatch(batch: readonly unknown[]): void {
+    this.deps.log('acp-broker: a JSON-RPC batch from the agent names an intercepted method; it was not relayed');
+    for (const element of batch) {
+      const message = classify(element);
+      if (message.type !== 'request' || !INTERCEPTED_METHODS.has(message.method)) continue;
+      this.deps.toAgent(encode({ jsonrpc: '2.0', id: message.id, error: { code: RPC_ERRORS.invalidRequest, message: `acp-broker: ${message.method} in a batch is not supported; it was not relayed` } }));
+    }
   }
 
   /** Responses the broker wants to read: session results, and answers to its own mode switches. */
@@ -578,6 +614,8 @@ export class Broker {
     const started = performance.now();
     const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
     const sessionId = typeof p.sessionId === 'string' ? p.sessionId : undefined;
+    const problem = enforcedCallProblem(method, p);
+    if (problem) return this.refuseEnforced(id, method, `cannot be checked: ${problem}`);
     const kind = ENFORCED_KIND[method]!;
     const call = mergeToolCall(undefined, kind === 'execute'
       ? { toolCallId: `${method}`, kind, rawInput: { command: p.command, args: p.args, cwd: p.cwd } }

@@ -42,6 +42,11 @@ export const INTERCEPTED_METHODS: ReadonlySet<string> = new Set([ACP.requestPerm
  */
 export const INTERCEPT_NEEDLES = [...bytes(...INTERCEPTED_METHODS), ...ESCAPES];
 
+/** The line spells an intercepted method, or has escapes that could spell one. */
+export function mayHoldInterceptedRequest(line: Buffer): boolean {
+  return containsAny(line, INTERCEPT_NEEDLES);
+}
+
 const AGENT_ALWAYS = [...AGENT_NEEDLES, ...ESCAPES];
 const AGENT_ALL = [...AGENT_ALWAYS, ...RESPONSE_NEEDLES];
 const CLIENT_ALWAYS = [...CLIENT_NEEDLES, ...ESCAPES];

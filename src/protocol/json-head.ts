@@ -39,6 +39,20 @@ export function topLevelIdAndMethod(head: Buffer): { id?: RpcId; method?: string
   }
 }
 
+/**
+ * The top-level `id` of a message whose last member it is (`…,"id":7}`, as codex-acp writes its
+ * requests), read from the line's last bytes. Exactly one closing brace may follow the value, so an
+ * `id` inside `params` (`…{"id":7}}`) is never taken for the message's own.
+ */
+export function trailingTopLevelId(tail: Buffer): RpcId | undefined {
+  const match = TRAILING_ID.exec(tail.toString('utf8'));
+  if (!match) return undefined;
+  const value = parse(match[1]!);
+  return typeof value === 'string' || typeof value === 'number' || value === null ? value : undefined;
+}
+
+const TRAILING_ID = /[{,]\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null)\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?}\s*$/;
+
 function parse(token: string): unknown {
   try {
     return JSON.parse(token);

@@ -1,12 +1,13 @@
 import { INTERCEPTED_METHODS, INTERCEPT_NEEDLES } from '../broker/prefilter.js';
-import { topLevelIdAndMethod } from '../protocol/json-head.js';
+import { topLevelIdAndMethod, trailingTopLevelId } from '../protocol/json-head.js';
 import { encode, RPC_ERRORS } from '../protocol/jsonrpc.js';
 
 /** Inserted into each match: a raw control byte, which JSON allows nowhere. */
 const POISON = 0x01;
 const LONGEST = Math.max(...INTERCEPT_NEEDLES.map((n) => n.length));
-/** How much of the line's start is kept to find its id and method. */
+/** How much of the line's start (and end) is kept to find its id and method. */
 const HEAD_BYTES = 4096;
+const TAIL_BYTES = 4096;
 const STEP_BYTES = 64 * 1024;
 
 /**
@@ -17,7 +18,7 @@ const STEP_BYTES = 64 * 1024;
  * control byte is inserted into every match before it leaves: a raw control byte is invalid anywhere
  * in JSON, so the client cannot parse the line, and no intercepted method is spelled in it any more.
  * At the line's end the broker warns on stderr and, if the line's first KiB show a request for an
- * intercepted method with an id, refuses it to the agent with an error. A line without a match
+ * intercepted method and its first or last KiB its id, refuses it to the agent with an error. A line without a match
  * passes byte-identical.
  */
 export class OversizedAgentLines {
@@ -25,6 +26,8 @@ export class OversizedAgentLines {
   private carryBytes = 0;
   private readonly head = Buffer.alloc(HEAD_BYTES);
   private headBytes = 0;
+  /** The line's last bytes: agents such as codex-acp write `id` after `params`. */
+  private tail = Buffer.alloc(0);
   private lineBytes = 0;
   private matches = 0;
 
@@ -38,6 +41,9 @@ export class OversizedAgentLines {
   /** The next piece of an oversized line; `end` on its last (which holds its '\n', if it has one). */
   piece(bytes: Buffer, end: boolean): void {
     this.headBytes += bytes.copy(this.head, this.headBytes, 0, HEAD_BYTES - this.headBytes);
+    this.tail = bytes.length >= TAIL_BYTES
+      ? Buffer.from(bytes.subarray(bytes.length - TAIL_BYTES))
+      : Buffer.concat([this.tail.subarray(Math.max(0, this.tail.length + bytes.length - TAIL_BYTES)), bytes]);
     // Bounded steps, so that the positions of matches in one step stay few whatever the piece's size.
     for (let at = 0; at < bytes.length; at += STEP_BYTES) this.relay(bytes.subarray(at, at + STEP_BYTES));
     if (end) this.lineEnded();
@@ -95,9 +101,13 @@ export class OversizedAgentLines {
   private lineEnded(): void {
     const { lineBytes, matches } = this;
     const head = this.head.subarray(0, this.headBytes);
+    const tail = this.tail;
+    this.tail = Buffer.alloc(0);
     this.carryBytes = this.headBytes = this.lineBytes = this.matches = 0;
     if (matches === 0) return;
-    const { id, method } = topLevelIdAndMethod(head);
+    const fromHead = topLevelIdAndMethod(head);
+    const method = fromHead.method;
+    const id = fromHead.id !== undefined ? fromHead.id : trailingTopLevelId(tail);
     const what = `an agent line of ${lineBytes} bytes, over the maximum line size of ${this.deps.maxLineBytes} bytes,`;
     if (method !== undefined && INTERCEPTED_METHODS.has(method) && id !== undefined) {
       this.deps.warn(`acp-broker: ${what} is a ${method} request (id ${JSON.stringify(id)}) too large to check: it was made unparseable for the client and refused`);

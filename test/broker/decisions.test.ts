@@ -91,7 +91,7 @@ describe('deciding permission requests', () => {
 
   it('forwards an ask to the client byte-for-byte, unchanged', async () => {
     const h = await setup();
-    const line = `{"jsonrpc":"2.0","id":"q-1","method":"session/request_permission","params":{"sessionId":"${SID}","toolCall":{"toolCallId":"t","kind":"execute","rawInput":{"command":"make deploy"}},"options":[{"optionId":"ok","name":"OK","kind":"allow_once"}],"_meta":{"x":1}}  \n`;
+    const line = `{"jsonrpc":"2.0","id":"q-1","method":"session/request_permission","params":{"sessionId":"${SID}","toolCall":{"toolCallId":"t","kind":"execute","rawInput":{"command":"make deploy"}},"options":[{"optionId":"ok","name":"OK","kind":"allow_once"}],"_meta":{"x":1}}}  \n`;
     h.agent(line);
     expect(h.toClient.at(-1)).toBe(line);
   });

@@ -13,16 +13,20 @@ const opts = JSON.stringify(OPTIONS);
 const push = '{"toolCallId":"t-push","kind":"execute","rawInput":{"command":"git push --force origin main"}}';
 const deep = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 
-/** Lines no broker may answer with an allow. `decided`: the broker must answer them itself, with a reject. */
-const AGENT_GARBAGE: { line: string; id?: unknown; decided?: boolean; refused?: boolean }[] = [
+/**
+ * Lines no broker may answer with an allow. `decided`: the broker must answer them itself, with a reject.
+ * `invalid`: not valid JSON-RPC yet naming an intercepted method (a lenient client might read a request
+ * in it), so never relayed: answered with -32600 when its id can be read, else dropped (`dropped`).
+ */
+const AGENT_GARBAGE: { line: string; id?: unknown; decided?: boolean; refused?: boolean; invalid?: boolean; dropped?: boolean }[] = [
   { line: 'this is not json at all' },
   { line: '{"truncated": ' },
-  { line: `{"jsonrpc":"2.0","id":101,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push.slice(0, 40)}` },
+  { line: `{"jsonrpc":"2.0","id":101,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push.slice(0, 40)}`, id: 101, invalid: true },
   { line: '[]' },
   { line: '{}' },
   { line: 'null' },
   { line: '"session/request_permission"' },
-  { line: `[{"jsonrpc":"2.0","id":102,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}]` },
+  { line: `[{"jsonrpc":"2.0","id":102,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}]`, id: 102, invalid: true },
   { line: '{"jsonrpc":"2.0","id":999,"result":{"outcome":{"outcome":"selected","optionId":"yes"}}}' },
   { line: '{"jsonrpc":"2.0","id":103,"method":"session/request_permission"}', id: 103 },
   { line: '{"jsonrpc":"2.0","id":104,"method":"session/request_permission","params":null}', id: 104 },
@@ -39,8 +43,8 @@ const AGENT_GARBAGE: { line: string; id?: unknown; decided?: boolean; refused?: 
   { line: `{"jsonrpc":"2.0","id":115,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":{"toolCallId":"t115","kind":"read","locations":[{"path":5},{"path":"/home/dev/project/.env"},null]}}}`, id: 115, decided: true },
   { line: `{"jsonrpc":"2.0","id":116,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":{"kind":"execute","rawInput":{"command":"git push --force origin main"}}}}`, id: 116, decided: true },
   { line: `{"jsonrpc":"2.0","id":null,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}`, id: null, decided: true },
-  { line: `{"jsonrpc":"2.0","id":{},"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}` },
-  { line: `{"jsonrpc":"2.0","id":true,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}` },
+  { line: `{"jsonrpc":"2.0","id":{},"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}`, dropped: true },
+  { line: `{"jsonrpc":"2.0","id":true,"method":"session/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}`, dropped: true },
   // Escapes and duplicate keys: what the client would read is what the broker must read.
   { line: `{"jsonrpc":"2.0","id":117,"method":"session\\/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}`, id: 117, decided: true },
   { line: `{"jsonrpc":"2.0","id":118,"method":"\\u0073ession/request_permission","params":{"sessionId":"s","options":${opts},"toolCall":${push}}}`, id: 118, decided: true },
@@ -124,13 +128,15 @@ describe.each([
       expect(got.length + forwarded, label).toBe(1);
       if (g.decided) expect(got[0]?.result?.outcome, label).toEqual({ outcome: 'selected', optionId: 'no' });
       if (g.refused) expect(got[0]?.error?.code, label).toBe(-32001);
+      if (g.invalid) expect(got[0]?.error?.code, label).toBe(-32600);
       if (mode === 'non-interactive' && g.line.includes('session/request_permission')) {
         expect(got.length, `${label}: nobody can answer it but the broker`).toBe(1);
       }
     }
     // Lines that are not requests the broker intercepts reach the client byte for byte, in order.
-    const passThrough = AGENT_GARBAGE.filter((g) => g.id === undefined).map((g) => g.line);
+    const passThrough = AGENT_GARBAGE.filter((g) => g.id === undefined && !g.dropped).map((g) => g.line);
     const texts = run.lines.map((l) => l.text);
+    for (const g of AGENT_GARBAGE.filter((e) => e.dropped || e.invalid)) expect(texts, `relayed: ${g.line.slice(0, 120)}`).not.toContain(g.line);
     let at = 0;
     for (const line of passThrough) {
       const found = texts.indexOf(line, at);
