@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { Minimatch } from 'minimatch';
+import { describe, expect, it } from 'vitest';
+import { accepts } from '../../src/policy/glob-automaton.js';
+import { bashComponentRegExp, bashGlobNfa } from '../../src/policy/glob-bash.js';
+import { globMayMatch, globPatternWitness, globWithin } from '../../src/policy/glob-paths.js';
+import { policyPatternNfa } from '../../src/policy/glob-pattern.js';
+
+/** An independent backtracking matcher for one bash file name: the brute-force oracle. */
+function bashNameMatches(name: string, pattern: string): boolean {
+  if (name.startsWith('.') && !pattern.startsWith('.')) return false;
+  const go = (n: number, p: number): boolean => {
+    if (p === pattern.length) return n === name.length;
+    const ch = pattern[p]!;
+    if (ch === '*') return go(n, p + 1) || (n < name.length && go(n + 1, p));
+    if (n === name.length) return false;
+    if (ch === '?') return go(n + 1, p + 1);
+    if (ch === '[') {
+      const close = pattern.indexOf(']', p + 2);
+      if (close !== -1) {
+        let body = pattern.slice(p + 1, close);
+        const negated = body.startsWith('!') || body.startsWith('^');
+        if (negated) body = body.slice(1);
+        return body.includes(name[n]!) !== negated && go(n + 1, close + 1);
+      }
+    }
+    return ch === name[n] && go(n + 1, p + 1);
+  };
+  return go(0, 0);
+}
+
+function bashPathMatches(path: string, glob: string): boolean {
+  const names = path.split('/');
+  const parts = glob.split('/');
+  return names.length === parts.length && names.every((name, i) => bashNameMatches(name, parts[i]!));
+}
+
+function policyMatches(path: string, pattern: string): boolean {
+  const dirPrefix = pattern.endsWith('/**') ? pattern.slice(0, -3) : undefined;
+  const exact = dirPrefix !== undefined && !/[*?[\]{}]/.test(dirPrefix) && path === dirPrefix;
+  return exact || new Minimatch(pattern, { dot: true, nocomment: true, nonegate: true }).match(path);
+}
+
+const NAMES = ['a', 'b', '.a', 'a.', 'ab', 'ba', 'bb', 'aa', '.b', '..a'];
+const PATHS: string[] = [];
+for (const x of NAMES) {
+  PATHS.push(`/${x}`);
+  for (const y of NAMES) {
+    PATHS.push(`/${x}/${y}`);
+    for (const z of NAMES) PATHS.push(`/${x}/${y}/${z}`);
+  }
+}
+
+// Path facts are normalised: no `.` or `..` component is ever written literally.
+const bashComponent = fc.array(fc.constantFrom('a', 'b', '.', '*', '?', '[ab]', '[!a]', '[.a]'), { minLength: 1, maxLength: 3 })
+  .map((t) => t.join('')).filter((c) => c !== '.' && c !== '..');
+const bashGlob = fc.array(bashComponent, { minLength: 1, maxLength: 3 }).map((c) => `/${c.join('/')}`);
+const patternComponent = fc.oneof(
+  fc.constant('**'),
+  fc.array(fc.constantFrom('a', 'b', '.', '*', '?', '[ab]', '[!a]', '{a,b}', '{.a,b*}'), { minLength: 1, maxLength: 3 }).map((t) => t.join('')),
+);
+const policyPattern = fc.array(patternComponent, { minLength: 1, maxLength: 3 }).map((c) => `/${c.join('/')}`);
+
+describe('bash glob × policy pattern intersection', () => {
+  it('finds a common path exactly when brute force over small paths does', () => {
+    fc.assert(fc.property(bashGlob, policyPattern, (glob, pattern) => {
+      const brute = PATHS.find((path) => bashPathMatches(path, glob) && policyMatches(path, pattern));
+      const witness = globPatternWitness(glob, pattern);
+      if (brute !== undefined) expect(witness, `${glob} ∩ ${pattern} ∋ ${brute}`).toBeDefined();
+      // No file is named ``, `.` or `..`; the automaton may still say so (matching more is safe).
+      if (witness !== undefined && !witness.split('/').slice(1).some((name) => name === '' || name === '.' || name === '..')) {
+        expect(bashPathMatches(witness, glob), `bash ${glob} ∋ ${witness}`).toBe(true);
+        expect(policyMatches(witness, pattern), `pattern ${pattern} ∋ ${witness}`).toBe(true);
+      }
+    }), { numRuns: 400 });
+  });
+
+  it('the bash automaton and the expansion regex agree with the oracle', () => {
+    fc.assert(fc.property(bashComponent, fc.constantFrom(...NAMES), (component, name) => {
+      expect(accepts(bashGlobNfa(`/${component}`), `/${name}`)).toBe(bashNameMatches(name, component));
+      expect(bashComponentRegExp(component).test(name)).toBe(bashNameMatches(name, component));
+    }), { numRuns: 1000 });
+  });
+
+  it('policy patterns as automata agree with minimatch', () => {
+    fc.assert(fc.property(policyPattern, fc.constantFrom(...PATHS), (pattern, path) => {
+      expect(accepts(policyPatternNfa(pattern), path), `${pattern} ${path}`).toBe(policyMatches(path, pattern));
+    }), { numRuns: 2000 });
+  });
+
+  it('the bundled policy shapes', () => {
+    expect(globMayMatch('/w/.en[v]', '**/.env')).toBe(true);
+    expect(globMayMatch('/w/.git/hook[s]/pre-commit', '**/.git/hooks/**')).toBe(true);
+    expect(globMayMatch('/w/.en?', '**/.env.*')).toBe(false);
+    expect(globMayMatch('/w/.en?', '**/.env')).toBe(true);
+    expect(globMayMatch('/w/*', '**/.env')).toBe(false); // `*` never expands to a dot file
+    expect(globMayMatch('/w/src/*.ts', '**/.env')).toBe(false);
+    expect(globMayMatch('/w/[!x]env', '**/.env')).toBe(false);
+    expect(globMayMatch('/home/u/.ss[h]/authorized_keys', '/home/u/.ssh/**')).toBe(true);
+    expect(globMayMatch('/w/*.p[e]m', '**/*.pem')).toBe(true);
+    expect(globMayMatch('/w/a[[:alpha:]]', '/w/ab')).toBe(true);
+  });
+});
+
+describe('a glob within an allow pattern', () => {
+  it('only for DIR/** patterns whose directory holds the glob’s literal directories', () => {
+    expect(globWithin('/w/src/*.ts', '/w/**')).toBe(true);
+    expect(globWithin('/w/src/*.ts', '/w/src/**')).toBe(true);
+    expect(globWithin('/w/*/x', '/w/src/**')).toBe(false);
+    expect(globWithin('/wx/*.ts', '/w/**')).toBe(false);
+    expect(globWithin('/w/src/*.ts', '/w/src/*.ts')).toBe(false);
+    expect(globWithin('/w/.?/x', '/w/**')).toBe(false); // `.?` is `..` for a shell that does not skip it
+    expect(globWithin('/w/*/../x', '/w/**')).toBe(false);
+    expect(globWithin('/w/*', '/**')).toBe(true);
+  });
+});
