@@ -34,15 +34,21 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const seen = new Set<string>();
   const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, glob = false) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
-    const path = (glob ? resolveGlobPath : resolvePath)(rawPath, cwd, context.home, context.canonicalize);
-    if (isUnresolvablePath(path)) {
-      unresolvable.push(path.unresolvable);
+    const resolved = glob ? resolveGlobPath(rawPath, cwd, context.home, context.canonicalize) : resolvePath(rawPath, cwd, context.home, context.canonicalize);
+    if (isUnresolvablePath(resolved)) {
+      unresolvable.push(resolved.unresolvable);
       return;
     }
-    const key = `${access}\0${glob ? 'glob\0' : ''}${path}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    paths.push(glob ? { path, access, origin, glob } : { path, access, origin });
+    const add = (fact: PathFact) => {
+      const key = `${access}\0${fact.glob ? 'glob\0' : ''}${fact.path}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      paths.push(fact);
+    };
+    if (typeof resolved === 'string') return add({ path: resolved, access, origin });
+    // The glob for files created meanwhile, and the files it matches now (a match may be a symlink).
+    add({ path: resolved.pattern, access, origin, glob: true });
+    for (const path of resolved.expansions) add({ path, access, origin });
   };
   const accessForKind = defaultAccess(kind);
 

@@ -1,6 +1,7 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { posix } from 'node:path';
-import type { PathCanonicalizer, UnresolvablePath } from '../facts/paths.js';
+import { hasGlobMagic, type PathCanonicalizer, type UnresolvablePath } from '../facts/paths.js';
+import { bashComponentRegExp } from '../policy/glob-bash.js';
 
 /** Links followed for one path before giving up, as the kernel does (Linux: 40, ELOOP). */
 const MAX_LINKS = 40;
@@ -13,7 +14,7 @@ const MAX_LINKS = 40;
  * that cannot be read, is unresolvable. No cache: the agent may change a link between two requests.
  */
 export function realpathCanonicalizer(): PathCanonicalizer {
-  return resolvePhysically;
+  return Object.assign((absolute: string) => resolvePhysically(absolute), { expandGlob });
 }
 
 export function resolvePhysically(absolute: string): string | UnresolvablePath {
@@ -70,4 +71,51 @@ function entryKind(path: string): 'missing' | 'link' | 'other' {
 export function canonicalAnchor(absolute: string): string {
   const resolved = resolvePhysically(absolute);
   return typeof resolved === 'string' ? resolved : posix.resolve(absolute);
+}
+
+/** Expansions listed before a glob counts as too wide to judge file by file. */
+const MAX_EXPANSIONS = 1000;
+
+/**
+ * The existing paths a bash glob expands to, as bash finds them (directory listings, a leading `.`
+ * only matched by a literal `.`), each then resolved physically.
+ */
+export function expandGlob(pattern: string): readonly string[] | UnresolvablePath {
+  let candidates = [''];
+  for (const part of pattern.split('/').filter((p) => p !== '')) {
+    if (!hasGlobMagic(part)) {
+      candidates = candidates.map((dir) => `${dir}/${part}`);
+      continue;
+    }
+    const name = bashComponentRegExp(part);
+    const next: string[] = [];
+    for (const dir of candidates) {
+      let entries: string[];
+      try {
+        entries = readdirSync(dir === '' ? '/' : dir);
+      } catch {
+        continue;
+      }
+      for (const entry of entries) if (name.test(entry)) next.push(`${dir}/${entry}`);
+      if (next.length > MAX_EXPANSIONS) return { unresolvable: `the glob ${pattern} matches too many files to judge` };
+    }
+    candidates = next;
+  }
+  const out: string[] = [];
+  for (const candidate of candidates) {
+    if (!existsThrough(candidate)) continue;
+    const resolved = resolvePhysically(candidate);
+    if (typeof resolved !== 'string') return resolved;
+    out.push(resolved);
+  }
+  return out;
+}
+
+function existsThrough(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
+import type { CallFacts } from '../../src/core/facts.js';
+import { evaluate } from '../../src/policy/evaluate.js';
+import { loadPolicyText } from '../../src/policy/load.js';
 import { accepts } from '../../src/policy/glob-automaton.js';
 import { bashComponentRegExp, bashGlobNfa } from '../../src/policy/glob-bash.js';
 import { globMayMatch, globPatternWitness, globWithin } from '../../src/policy/glob-paths.js';
@@ -112,5 +116,36 @@ describe('a glob within an allow pattern', () => {
     expect(globWithin('/w/.?/x', '/w/**')).toBe(false); // `.?` is `..` for a shell that does not skip it
     expect(globWithin('/w/*/../x', '/w/**')).toBe(false);
     expect(globWithin('/w/*', '/**')).toBe(true);
+  });
+});
+
+describe('glob path facts under policies/default.yaml', () => {
+  const loaded = loadPolicyText(readFileSync('policies/default.yaml', 'utf8'), 'default.yaml', 'user');
+  const policy = { files: [loaded.policy!] };
+  const write = (path: string, glob = true): CallFacts => ({
+    kind: 'execute', tool: undefined, title: undefined, agent: undefined, workspace: '/w',
+    paths: [{ path, access: 'write', origin: 'redirect', ...(glob ? { glob } : {}) }],
+    commands: [], urls: [], input: undefined, shellLine: undefined, shell: undefined, unresolvable: [],
+  });
+  const decision = (facts: CallFacts) => evaluate(policy, facts, { home: '/home/u' }).decision;
+
+  it('a write that may land on a denied path is denied', () => {
+    expect(decision(write('/w/.en[v]'))).toBe('deny');
+    expect(decision(write('/w/.git/hook[s]/pre-commit'))).toBe('deny');
+    expect(decision(write('/w/.en?'))).toBe('deny');
+    expect(decision(write('/home/u/.ss[h]/authorized_keys'))).toBe('deny');
+    expect(decision(write('/w/config/*.pem'))).toBe('deny');
+  });
+
+  it('an allow rule covers a glob only when it covers every expansion', () => {
+    expect(decision(write('/w/src/[a-c]x.ts'))).toBe('allow');
+    // `*.ts` may be `id_rsa.ts`, which the secrets rule (`**/id_rsa*`) denies.
+    expect(decision(write('/w/src/*.ts'))).toBe('deny');
+    expect(decision(write('/w/*/x.ts'))).toBe('allow');
+    expect(decision(write('/*/x.ts'))).toBe('deny'); // may be /etc/x.ts
+    expect(decision(write('/opt/*/x.ts'))).toBe('ask');
+    expect(decision(write('/w/../*/x.ts'))).not.toBe('allow'); // the facts layer canonicalises `..` first
+    // As a literal path it would be allowed; as a glob it may be `/w/.env`-like only if it matches `.env`.
+    expect(decision(write('/w/.en[v]', false))).toBe('allow');
   });
 });
