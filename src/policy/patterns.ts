@@ -76,15 +76,20 @@ export function compilePathMatcher(source: string): PathMatcher | { error: strin
     }
     return matcher;
   };
-  const variantsOf = (context: PathContext): string[] => {
-    const anchored = anchorOf(context);
-    const canonical = canonicalVariant(anchored, context);
-    return canonical === undefined ? [anchored] : [anchored, canonical];
-  };
   return {
     source,
-    test: (path, context) => variantsOf(context).some((anchored) => matcherFor(anchored)(path)),
-    testGlob: (glob, context, mode) => variantsOf(context).some((anchored) => (mode === 'some' ? globMayMatch(glob, anchored) : globWithin(glob, anchored))),
+    test: (path, context) => {
+      const anchored = anchorOf(context);
+      if (matcherFor(anchored)(path)) return true;
+      const canonical = canonicalVariant(anchored, context);
+      return canonical !== undefined && matcherFor(canonical)(path);
+    },
+    testGlob: (glob, context, mode) => {
+      const anchored = anchorOf(context);
+      const canonical = canonicalVariant(anchored, context);
+      const test = mode === 'some' ? globMayMatch : globWithin;
+      return test(glob, anchored) || (canonical !== undefined && test(glob, canonical));
+    },
   };
 }
 
