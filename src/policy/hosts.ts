@@ -3,19 +3,24 @@
  * dot), `user:pw@evil.example:443` and `ｅｖｉｌ.example` all name `evil.example`. Applied to the URL of a
  * call and to the host part of a policy's url pattern alike.
  */
-import { domainToASCII } from 'node:url';
-import { compileTextMatcher } from './patterns.js';
-import type { TextMatcher } from './types.js';
-
-/** Lowercase, without the trailing dot, IDNA to ASCII; labels holding glob characters only lowercased. */
+/**
+ * Lowercase, without the trailing dot, IDNA to ASCII (and numeric IPv4 forms in dotted decimal), as
+ * the WHATWG host parser does for http; labels holding glob characters are only lowercased.
+ */
 export function normalizeHost(host: string): string {
   const trimmed = host.endsWith('.') && host.length > 1 ? host.slice(0, -1) : host;
-  if (/^\[.*\]$/.test(trimmed)) return trimmed.toLowerCase();
-  if (!/[*?]/.test(trimmed)) {
-    const ascii = domainToASCII(trimmed);
-    if (ascii !== '') return ascii;
+  const whole = asciiHost(trimmed);
+  if (whole !== undefined) return whole;
+  return trimmed.split('.').map((label) => asciiHost(label) ?? label.toLowerCase()).join('.');
+}
+
+function asciiHost(host: string): string | undefined {
+  if (host === '' || /[/?#@\\]/.test(host)) return undefined;
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    return undefined;
   }
-  return trimmed.split('.').map((label) => (/[*?]/.test(label) ? label : domainToASCII(label) || label)).join('.').toLowerCase();
 }
 
 /** What a url condition is tested against: the URL as sent, its normal forms (with and without port), its host. */
@@ -34,24 +39,4 @@ export function urlCandidates(url: string): string[] {
   if (parsed.port !== '') candidates.push(`${origin}:${parsed.port}${rest}`);
   candidates.push(`${origin}${rest}`, host);
   return candidates;
-}
-
-const URL_PATTERN = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is;
-
-/** A url condition: its host part normalised like the URLs it is tested against; `/regex/` as written. */
-export function compileUrlMatcher(source: string): TextMatcher | { error: string } {
-  if (/^\/.+\/[dgimsuvy]*$/s.test(source)) return compileTextMatcher(source);
-  const withScheme = URL_PATTERN.exec(source);
-  let normalized = source;
-  if (withScheme) {
-    const [, scheme, authority, rest] = withScheme as unknown as [string, string, string, string];
-    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-    const port = /:(\d+|\*)$/.exec(hostPort);
-    const host = port ? hostPort.slice(0, port.index) : hostPort;
-    normalized = `${scheme.toLowerCase()}${normalizeHost(host)}${port ? port[0] : ''}${rest}`;
-  } else if (!source.includes('/') && !source.includes(':')) {
-    normalized = normalizeHost(source);
-  }
-  const compiled = compileTextMatcher(normalized);
-  return 'error' in compiled ? compiled : { ...compiled, source };
 }

@@ -4,8 +4,7 @@ import { ACCESSES, TOOL_KINDS } from '../core/facts.js';
 import type { SourceLocation } from '../core/errors.js';
 import { parseCommandPattern, type CommandPattern } from '../shell/command-pattern.js';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
-import { compileUrlMatcher } from './hosts.js';
-import { compilePathMatcher, compileTextMatcher } from './patterns.js';
+import { compilePathMatcher, compileTextMatcher, compileUrlMatcher } from './patterns.js';
 import type {
   Enforcement, ExampleFacts, InputCondition, Layer, NonInteractiveFallback, PathMatcher, PolicyFile, Rule,
   RuleConditions, TextMatcher,

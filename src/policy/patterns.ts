@@ -1,5 +1,6 @@
 import { escape, Minimatch } from 'minimatch';
 import { globMayMatch, globWithin } from './glob-paths.js';
+import { normalizeHost } from './hosts.js';
 import type { PathContext, PathMatcher, TextMatcher } from './types.js';
 
 const REGEX_LITERAL = /^\/(.+)\/([dgimsuvy]*)$/s;
@@ -31,6 +32,26 @@ export function globToRegExp(glob: string): RegExp {
     else body += ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
   }
   return new RegExp(`^${body}$`, 's');
+}
+
+const URL_PATTERN = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is;
+
+/** A url condition: its host part normalised like the URLs it is tested against; `/regex/` as written. */
+export function compileUrlMatcher(source: string): TextMatcher | { error: string } {
+  if (/^\/.+\/[dgimsuvy]*$/s.test(source)) return compileTextMatcher(source);
+  const withScheme = URL_PATTERN.exec(source);
+  let normalized = source;
+  if (withScheme) {
+    const [, scheme, authority, rest] = withScheme as unknown as [string, string, string, string];
+    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+    const port = /:(\d+|\*)$/.exec(hostPort);
+    const host = port ? hostPort.slice(0, port.index) : hostPort;
+    normalized = `${scheme.toLowerCase()}${normalizeHost(host)}${port ? port[0] : ''}${rest}`;
+  } else if (!source.includes('/') && !source.includes(':')) {
+    normalized = normalizeHost(source);
+  }
+  const compiled = compileTextMatcher(normalized);
+  return 'error' in compiled ? compiled : { ...compiled, source };
 }
 
 const WORKSPACE_TOKEN = '${workspace}';
