@@ -430,7 +430,7 @@ function itemConditionsHold(
       // A glob stands for every path bash may expand it to: allow rules must cover them all.
       const holds = glob
         ? c.paths.some((m) => m.testGlob(path, context, strictProgram ? 'every' : 'some'))
-        : c.paths.some((m) => m.test(path, context));
+        : c.paths.some((m) => m.test(path, context, strictProgram));
       if (!holds) return false;
     }
   }

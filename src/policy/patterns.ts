@@ -86,6 +86,16 @@ export function compilePathMatcher(source: string): PathMatcher | { error: strin
     if (source.startsWith(WORKSPACE_TOKEN)) return context.workspace + source.slice(WORKSPACE_TOKEN.length);
     return `${context.workspace}/${source.replace(/^\.\//, '')}`;
   };
+  /**
+   * For an allow rule only the anchor's root is canonicalised (home, workspace, or the first
+   * directory of an absolute pattern): a link below it may be the agent's own, and must not widen
+   * what is allowed. A deny or ask rule canonicalises its whole literal prefix.
+   */
+  const rootOf = (context: PathContext): string => {
+    if (source === '~' || source.startsWith('~/')) return context.home;
+    if (source.startsWith('/')) return `/${source.split('/')[1] ?? ''}`;
+    return context.workspace;
+  };
   // Compiled once per distinct anchored pattern (the workspace and home vary by session).
   const compiled = new Map<string, (path: string) => boolean>();
   const matcherFor = (anchored: string) => {
@@ -97,29 +107,35 @@ export function compilePathMatcher(source: string): PathMatcher | { error: strin
     }
     return matcher;
   };
+  const canonicalOf = (anchored: string, context: PathContext, forAllow: boolean) =>
+    canonicalVariant(anchored, context, forAllow ? rootOf(context) : undefined);
   return {
     source,
-    test: (path, context) => {
+    test: (path, context, forAllow = false) => {
       const anchored = anchorOf(context);
       if (matcherFor(anchored)(path)) return true;
-      const canonical = canonicalVariant(anchored, context);
+      const canonical = canonicalOf(anchored, context, forAllow);
       return canonical !== undefined && matcherFor(canonical)(path);
     },
     testGlob: (glob, context, mode) => {
       const anchored = anchorOf(context);
-      const canonical = canonicalVariant(anchored, context);
+      const canonical = canonicalOf(anchored, context, mode === 'every');
       const test = mode === 'some' ? globMayMatch : globWithin;
       return test(glob, anchored) || (canonical !== undefined && test(glob, canonical));
     },
   };
 }
 
-/** The anchored pattern with its literal leading directories canonicalised; undefined when that changes nothing. */
-function canonicalVariant(anchored: string, context: PathContext): string | undefined {
+/**
+ * The anchored pattern with its literal leading directories canonicalised (only up to `root` when
+ * given); undefined when that changes nothing.
+ */
+function canonicalVariant(anchored: string, context: PathContext, root: string | undefined): string | undefined {
   if (!context.canonicalize || !anchored.startsWith('/')) return undefined;
   const parts = anchored.split('/').slice(1);
   let literalCount = parts.findIndex((part) => MAGIC.test(part) || part.includes('\\'));
   if (literalCount === -1) literalCount = parts.length;
+  if (root !== undefined) literalCount = Math.min(literalCount, root.split('/').filter((part) => part !== '').length);
   if (literalCount === 0) return undefined;
   const prefix = `/${parts.slice(0, literalCount).join('/')}`;
   const canonical = context.canonicalize(prefix);

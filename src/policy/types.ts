@@ -23,7 +23,8 @@ export interface TextMatcher {
  */
 export interface PathMatcher {
   readonly source: string;
-  test(path: string, context: PathContext): boolean;
+  /** `forAllow`: for an allow rule, only the anchor's root is canonicalised (links below it may be the agent's). */
+  test(path: string, context: PathContext, forAllow?: boolean): boolean;
   /**
    * For a path fact that is a bash glob: `some` — some path it may expand to matches (deny, ask);
    * `every` — every such path does (allow; conservative: false when unsure).

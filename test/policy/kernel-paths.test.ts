@@ -140,6 +140,11 @@ describe('shell redirects through symlinks, with a symlinked home and workspace'
     expect(facts.paths.map((p) => p.path)).toEqual([at('outside/authorized_keys')]);
   });
 
+  it('after `cd link`, `..` in a target is the link target\'s parent; `cd link/..` itself is logical (bash -L)', async () => {
+    expect((await decide('cd link && echo x > ../y')).facts.paths.map((p) => p.path)).toEqual([at('outside/y')]);
+    expect((await decide('cd link/.. && echo x > y')).facts.paths.map((p) => p.path)).toEqual([at('realws/y')]);
+  });
+
   it('a dangling link to ~/.ssh/authorized_keys is denied by the `~/.ssh/**` rule', async () => {
     const { facts, evaluation } = await decide('echo x >> k');
     expect(facts.paths.map((p) => p.path)).toEqual([at('realhome/.ssh/authorized_keys')]);
@@ -171,6 +176,25 @@ describe('shell redirects through symlinks, with a symlinked home and workspace'
     expect((await decide('echo x >> .en[v]', { globTarget: '.en[v]' })).evaluation.decision).toBe('deny');
     expect((await decide('echo x >> .git/hook[s]/pre-commit', { globTarget: '.git/hook[s]/pre-commit' })).evaluation.decision).toBe('deny');
     expect((await decide('echo x >> src/*.ts', { globTarget: 'src/*.ts' })).evaluation.decision).toBe('allow');
+  });
+
+  it('a link below the workspace never widens an allow rule, and still narrows to a deny rule', async () => {
+    const rules = policy(`
+version: 1
+default: ask
+rules:
+  - { id: out, decision: allow, match: { paths: ["\${workspace}/link/**"] } }
+  - { id: secret, decision: deny, match: { paths: ["\${workspace}/link/secret/**"] } }
+  - { id: echo, decision: allow, match: { command: ["echo"] } }
+`);
+    const canonicalize = realpathCanonicalizer();
+    const judge = async (command: string) => {
+      const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace: at('wslink'), home: '/h', agent: undefined, shell: await shell(), canonicalize });
+      return evaluate(rules, facts, { home: '/h', canonicalize }).decision;
+    };
+    // `link` may be the agent's own link to anywhere: writing through it is not "in the workspace".
+    expect(await judge('echo x > link/y')).toBe('ask');
+    expect(await judge('echo x > link/secret/z')).toBe('deny');
   });
 
   it('without a canonicaliser for patterns, the canonical home is not matched (what the anchors fix)', async () => {
