@@ -26,8 +26,11 @@ export function globPatternWitness(glob: string, anchoredPattern: string): strin
   return commonWord(cached(globNfas, glob, bashGlobNfa), cached(patternNfas, anchoredPattern, policyPatternNfa));
 }
 
+/** Longer globs are not analysed: they may match anything (deny) and are never covered (allow). */
+const MAX_GLOB_LENGTH = 1024;
+
 export function globMayMatch(glob: string, anchoredPattern: string): boolean {
-  return globPatternWitness(glob, anchoredPattern) !== undefined;
+  return glob.length > MAX_GLOB_LENGTH || globPatternWitness(glob, anchoredPattern) !== undefined;
 }
 
 const MAGIC = /[*?[\]{}()!+@\\]/;
@@ -38,7 +41,7 @@ const MAGIC = /[*?[\]{}()!+@\\]/;
  * wildcard components can expand to `.` or `..` (bash skips them; other shells need not).
  */
 export function globWithin(glob: string, anchoredPattern: string): boolean {
-  if (!anchoredPattern.endsWith('/**')) return false;
+  if (!anchoredPattern.endsWith('/**') || glob.length > MAX_GLOB_LENGTH) return false;
   const dir = anchoredPattern.slice(0, -3);
   if (MAGIC.test(dir) || (dir !== '' && !dir.startsWith('/'))) return false;
   const parts = glob.split('/').slice(1);

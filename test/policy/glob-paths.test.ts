@@ -149,3 +149,15 @@ describe('glob path facts under policies/default.yaml', () => {
     expect(decision(write('/w/.en[v]', false))).toBe('allow');
   });
 });
+
+describe('glob size', () => {
+  it('a long glob is decided quickly, and a too long one fails closed', () => {
+    const long = `/w/${'[ab]*/'.repeat(150)}x`;
+    const started = performance.now();
+    expect(globMayMatch(long, '**/.git/hooks/**')).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2000);
+    const tooLong = `/w/${'a*'.repeat(600)}`;
+    expect(globMayMatch(tooLong, '/nowhere/x')).toBe(true);
+    expect(globWithin(tooLong, '/w/**')).toBe(false);
+  });
+});
