@@ -2,11 +2,13 @@
  * A bash filename-expansion pattern (`/w/.git/hook[s]/*`) as an automaton over the paths it can
  * expand to: `*`, `?`, `[…]` (`[!…]`, `[^…]`, ranges, `[:class:]`) never match `/`, and the first
  * character of a file name is a `.` only when the pattern has a literal `.` there. `\x` is literal.
+ * `**` is widened to cross `/` (zsh, bash with globstar): the automaton may accept more than bash.
  */
 import { NfaBuilder, type Nfa } from './glob-automaton.js';
-import { literal, parseBracket, type CharSet } from './glob-chars.js';
+import { ANY_CHAR, literal, parseBracket, type CharSet } from './glob-chars.js';
 
-type Token = { readonly type: 'set'; readonly set: (noDot: boolean) => CharSet } | { readonly type: 'star' };
+/** `deep`: a run of two or more stars, which zsh and bash's globstar let cross `/`. */
+type Token = { readonly type: 'set'; readonly set: (noDot: boolean) => CharSet } | { readonly type: 'star'; readonly deep: boolean };
 
 const ANY = (noDot: boolean): CharSet => ({ type: 'any', noDot, slash: false });
 
@@ -15,9 +17,12 @@ function tokensOf(pattern: string): Token[] {
   for (let i = 0; i < pattern.length;) {
     const ch = pattern[i]!;
     if (ch === '*') {
-      // Consecutive stars are one.
-      if (tokens[tokens.length - 1]?.type !== 'star') tokens.push({ type: 'star' });
-      i++;
+      let run = 0;
+      while (pattern[i] === '*') {
+        run++;
+        i++;
+      }
+      tokens.push({ type: 'star', deep: run > 1 });
     } else if (ch === '?') {
       tokens.push({ type: 'set', set: ANY });
       i++;
@@ -64,7 +69,8 @@ export function bashGlobNfa(pattern: string): Nfa {
       const atStart = mode !== INSIDE;
       if (token.type === 'star') {
         builder.skip(from, id(position + 1, atStart ? AFTER_STAR : INSIDE));
-        builder.edge(from, ANY(atStart), id(position, INSIDE));
+        // A deep star may also cross `/` and reach dot files (matching more only ever makes a deny rule match more).
+        builder.edge(from, token.deep ? ANY_CHAR : ANY(atStart), id(position, INSIDE));
         continue;
       }
       const set = token.set(atStart);

@@ -57,7 +57,8 @@ for (const x of NAMES) {
 
 // Path facts are normalised: no `.` or `..` component is ever written literally.
 const bashComponent = fc.array(fc.constantFrom('a', 'b', '.', '*', '?', '[ab]', '[!a]', '[.a]'), { minLength: 1, maxLength: 3 })
-  .map((t) => t.join('')).filter((c) => c !== '.' && c !== '..');
+  // `**` is deliberately widened (zsh): tested on its own below.
+  .map((t) => t.join('')).filter((c) => c !== '.' && c !== '..' && !c.includes('**'));
 const bashGlob = fc.array(bashComponent, { minLength: 1, maxLength: 3 }).map((c) => `/${c.join('/')}`);
 const patternComponent = fc.oneof(
   fc.constant('**'),
@@ -103,6 +104,13 @@ describe('bash glob × policy pattern intersection', () => {
     expect(globMayMatch('/home/u/.ss[h]/authorized_keys', '/home/u/.ssh/**')).toBe(true);
     expect(globMayMatch('/w/*.p[e]m', '**/*.pem')).toBe(true);
     expect(globMayMatch('/w/a[[:alpha:]]', '/w/ab')).toBe(true);
+  });
+
+  it('`**` may cross directories, as in zsh or with globstar', () => {
+    expect(globMayMatch('/w/**/pre-commit', '**/.git/hooks/**')).toBe(true);
+    expect(globMayMatch('/w/**', '/w/a/b/.env')).toBe(true);
+    expect(globMayMatch('/w/*/pre-commit', '**/.git/hooks/**')).toBe(false);
+    expect(globWithin('/w/src/**/x.ts', '/w/**')).toBe(false);
   });
 });
 
