@@ -37,6 +37,8 @@ export function resolvePhysically(absolute: string): string | UnresolvablePath {
       continue;
     }
     if (kind !== 'link') continue;
+    // `/proc/self`, `/proc/PID/cwd`, `…/fd/N` and the like name another thing in the agent's process.
+    if (here.startsWith('/proc/')) return { unresolvable: `${here} means something else to the process that opens it (${absolute})` };
     if (++links > MAX_LINKS) return { unresolvable: `too many levels of symbolic links resolving ${absolute}` };
     let target: string;
     try {

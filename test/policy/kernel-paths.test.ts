@@ -72,6 +72,12 @@ describe('physical resolution like the kernel', () => {
     expect(resolvePhysically(at('realws/loop1/x'))).toEqual({ unresolvable: expect.any(String) });
   });
 
+  it.runIf(process.platform === 'linux')('a /proc link (another process\'s view) is unresolvable', () => {
+    expect(resolvePhysically('/proc/self/cwd/x')).toEqual({ unresolvable: expect.any(String) });
+    expect(resolvePhysically('/dev/fd/1')).toEqual({ unresolvable: expect.any(String) });
+    expect(resolvePhysically('/proc/cpuinfo')).toBe('/proc/cpuinfo');
+  });
+
   it('resolves relative paths against the cwd before following links', () => {
     const canonicalize = realpathCanonicalizer();
     expect(resolvePath('link/../x', at('wslink'), at('homelink'), canonicalize)).toBe(at('outside/x'));
