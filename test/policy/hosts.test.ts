@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallFacts } from '../../src/core/facts.js';
+import { urlHost } from '../../src/grants/grant.js';
 import { evaluate } from '../../src/policy/evaluate.js';
 import { normalizeHost, urlCandidates } from '../../src/policy/hosts.js';
 import { loadPolicyText } from '../../src/policy/load.js';
@@ -49,5 +50,14 @@ describe('hosts compared as the network sees them', () => {
     expect(fetchOf('https://DOCS.example./guide')).toBe('allow');
     expect(fetchOf('https://notevil.example/')).toBe('ask');
     expect(fetchOf('https://evil.example.com/')).toBe('ask');
+  });
+});
+
+describe('grants compare hosts the same way', () => {
+  it('a remembered decision for evil.example meets its other spellings', () => {
+    for (const url of ['https://evil.example./x', 'https://EVIL.example/', 'https://user:pw@evil.example:443/', 'https://ｅｖｉｌ.example/']) {
+      expect(urlHost(url), url).toBe('evil.example');
+    }
+    expect(urlHost('https://evil.example:8443/')).toBe('evil.example:8443');
   });
 });
