@@ -530,7 +530,7 @@ export class Broker {
   private settleCoveredRequests(sessionId: string): void {
     for (const [key, entry] of this.forwarded) {
       if (entry.settled || entry.sessionId !== sessionId) continue;
-      const evaluation = evaluate(this.deps.policyFor(entry.facts.workspace), entry.facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
+      const evaluation = evaluate(this.deps.policyFor(entry.facts.workspace), entry.facts, { home: this.deps.home, canonicalize: this.deps.canonicalize, ...(this.lookup ? { grants: this.lookup } : {}) });
       if (evaluation.decision === 'ask') continue;
       const answer = answerFor(evaluation.decision, entry.agentOptions);
       if (answer.type !== 'outcome') continue;
@@ -650,7 +650,7 @@ export class Broker {
     const facts = extractFacts(call, {
       workspace, home: this.deps.home, agent: this.state.agentName, shell: this.deps.shell, canonicalize: this.deps.canonicalize,
     });
-    const evaluation = evaluate(this.deps.policyFor(workspace), facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
+    const evaluation = evaluate(this.deps.policyFor(workspace), facts, { home: this.deps.home, canonicalize: this.deps.canonicalize, ...(this.lookup ? { grants: this.lookup } : {}) });
     return { facts, evaluation };
   }
 

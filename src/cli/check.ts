@@ -23,11 +23,12 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   const engine = await loadEngine(args, io.stderr);
   if (!engine) return 2;
   const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
+  const canonicalize = realpathCanonicalizer();
   const facts = extractFacts(mergeToolCall(undefined, params.toolCall), {
-    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize: realpathCanonicalizer(),
+    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize,
   });
   const policy = engine.policies.forWorkspace(cwd);
-  const evaluation = evaluate(policy, facts, { home: engine.dirs.home });
+  const evaluation = evaluate(policy, facts, { home: engine.dirs.home, canonicalize });
   const options = (Array.isArray(params.options) ? params.options : []).filter(isPermissionOption);
   const nonInteractive = nonInteractiveFallback(policy);
   const interactive = evaluation.decision === 'ask' ? undefined : answerFor(evaluation.decision, options);

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Access, CallFacts, PathFact, PathOrigin, ToolKind } from '../core/facts.js';
 import type { CommandAnalysis, ShellAnalyzer } from '../shell/types.js';
 import { inferKind } from './infer-kind.js';
-import { resolvePath, type PathCanonicalizer } from './paths.js';
+import { isUnresolvablePath, resolveGlobPath, resolvePath, type PathCanonicalizer } from './paths.js';
 import type { ToolCallState } from './tool-call.js';
 
 export interface ExtractContext {
@@ -32,13 +32,23 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const unresolvable: string[] = [];
   const paths: PathFact[] = [];
   const seen = new Set<string>();
-  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace) => {
+  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, glob = false) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
-    const path = resolvePath(rawPath, cwd, context.home, context.canonicalize);
-    const key = `${access}\0${path}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    paths.push({ path, access, origin });
+    const resolved = glob ? resolveGlobPath(rawPath, cwd, context.home, context.canonicalize) : resolvePath(rawPath, cwd, context.home, context.canonicalize);
+    if (isUnresolvablePath(resolved)) {
+      unresolvable.push(resolved.unresolvable);
+      return;
+    }
+    const add = (fact: PathFact) => {
+      const key = `${access}\0${fact.glob ? 'glob\0' : ''}${fact.path}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      paths.push(fact);
+    };
+    if (typeof resolved === 'string') return add({ path: resolved, access, origin });
+    // The glob for files created meanwhile, and the files it matches now (a match may be a symlink).
+    add({ path: resolved.pattern, access, origin, glob: true });
+    for (const path of resolved.expansions) add({ path, access, origin });
   };
   const accessForKind = defaultAccess(kind);
 
@@ -72,7 +82,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     const cwd = typeof raw?.cwd === 'string' && posix.isAbsolute(raw.cwd) ? raw.cwd : context.workspace;
     shell = context.shell.analyze(shellLine, { cwd, home: context.home });
     unresolvable.push(...shell.unresolvable);
-    for (const r of shell.redirections) addPath(r.path, r.access === 'read' ? 'read' : 'write', 'redirect', cwd);
+    for (const r of shell.redirections) addPath(r.kernelPath ?? r.path, r.access === 'read' ? 'read' : 'write', 'redirect', cwd, r.glob === true);
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

@@ -5,6 +5,7 @@
 import { assertNever } from '../core/decision.js';
 import type { Access, ToolKind } from '../core/facts.js';
 import type { SimpleCommand } from '../shell/types.js';
+import { normalizeHost } from '../policy/hosts.js';
 import { isWithin, trimTrailingSeparators } from './paths.js';
 
 export type GrantDecision = 'allow' | 'deny';
@@ -134,7 +135,10 @@ export function urlHost(url: string): string | undefined {
     return undefined;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-  return parsed.host === '' ? undefined : parsed.host.toLowerCase();
+  if (parsed.hostname === '') return undefined;
+  // Normalised like url conditions (trailing dot, case, IDNA), so `evil.example.` meets a grant for `evil.example`.
+  const host = normalizeHost(parsed.hostname);
+  return parsed.port === '' ? host : `${host}:${parsed.port}`;
 }
 
 /** The narrowest subject that covers an item; undefined when the item cannot be granted (bad url). */

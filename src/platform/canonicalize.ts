@@ -1,25 +1,123 @@
-import { realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { posix } from 'node:path';
-import type { PathCanonicalizer } from '../facts/paths.js';
+import { hasGlobMagic, type PathCanonicalizer, type UnresolvablePath } from '../facts/paths.js';
+import { bashComponentRegExp } from '../policy/glob-bash.js';
+
+/** Links followed for one path before giving up, as the kernel does (Linux: 40, ELOOP). */
+const MAX_LINKS = 40;
 
 /**
- * Resolve symlinks in the longest existing prefix of a path, so a link inside the workspace that
- * points outside it is judged by where it leads. Nonexistent tails are kept as written. No cache:
- * the agent may create a link between two requests, and a stale answer would be a bypass.
+ * Resolve a path the way the kernel does when a program opens it: component by component from the
+ * root, each symlink replaced by its target (relative targets against the link's directory) before
+ * any later `..` applies, a final link followed even when it dangles (a write lands at its target).
+ * From the first component that does not exist on, the rest is kept lexically. A loop, or a link
+ * that cannot be read, is unresolvable. No cache: the agent may change a link between two requests.
  */
 export function realpathCanonicalizer(): PathCanonicalizer {
-  return (absolute) => {
-    let prefix = absolute;
-    const tail: string[] = [];
-    for (;;) {
-      try {
-        const resolved = realpathSync.native(prefix);
-        return tail.length ? posix.join(resolved, ...tail) : resolved;
-      } catch {
-        if (prefix === '/' || prefix === '.' || prefix === '') return absolute;
-        tail.unshift(posix.basename(prefix));
-        prefix = posix.dirname(prefix);
-      }
+  return Object.assign((absolute: string) => resolvePhysically(absolute), { expandGlob });
+}
+
+export function resolvePhysically(absolute: string): string | UnresolvablePath {
+  const pending = components(absolute).reverse();
+  const resolved: string[] = [];
+  let exists = true;
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.pop()!;
+    if (part === '..') {
+      resolved.pop();
+      continue;
     }
-  };
+    resolved.push(part);
+    if (!exists) continue;
+    const here = `/${resolved.join('/')}`;
+    const kind = entryKind(here);
+    if (kind === 'missing') {
+      exists = false;
+      continue;
+    }
+    if (kind !== 'link') continue;
+    // `/proc/self`, `/proc/PID/cwd`, `…/fd/N` and the like name another thing in the agent's process.
+    if (here.startsWith('/proc/')) return { unresolvable: `${here} means something else to the process that opens it (${absolute})` };
+    if (++links > MAX_LINKS) return { unresolvable: `too many levels of symbolic links resolving ${absolute}` };
+    let target: string;
+    try {
+      target = readlinkSync(here);
+    } catch {
+      return { unresolvable: `cannot read the symbolic link ${here} to resolve ${absolute}` };
+    }
+    resolved.pop();
+    if (target.startsWith('/')) resolved.length = 0;
+    for (const next of components(target).reverse()) pending.push(next);
+  }
+  return `/${resolved.join('/')}`;
+}
+
+function components(path: string): string[] {
+  return path.split('/').filter((part) => part !== '' && part !== '.');
+}
+
+/**
+ * Missing also when it cannot be inspected (a file used as a directory, a directory the user may not
+ * search): the agent runs as the same user, so the kernel fails there too and nothing is followed.
+ */
+function entryKind(path: string): 'missing' | 'link' | 'other' {
+  try {
+    return lstatSync(path).isSymbolicLink() ? 'link' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The same resolution for a policy pattern's anchor: as written when it cannot be resolved. */
+export function canonicalAnchor(absolute: string): string {
+  const resolved = resolvePhysically(absolute);
+  return typeof resolved === 'string' ? resolved : posix.resolve(absolute);
+}
+
+/** Expansions listed before a glob counts as too wide to judge file by file. */
+const MAX_EXPANSIONS = 1000;
+
+/**
+ * The existing paths a bash glob expands to, as bash finds them (directory listings, a leading `.`
+ * only matched by a literal `.`), each then resolved physically.
+ */
+export function expandGlob(pattern: string): readonly string[] | UnresolvablePath {
+  let candidates = [''];
+  for (const part of pattern.split('/').filter((p) => p !== '')) {
+    if (!hasGlobMagic(part)) {
+      candidates = candidates.map((dir) => `${dir}/${part}`);
+      continue;
+    }
+    const name = bashComponentRegExp(part);
+    const next: string[] = [];
+    for (const dir of candidates) {
+      let entries: string[];
+      try {
+        entries = readdirSync(dir === '' ? '/' : dir);
+      } catch {
+        continue;
+      }
+      for (const entry of entries) if (name.test(entry)) next.push(`${dir}/${entry}`);
+      if (next.length > MAX_EXPANSIONS) return { unresolvable: `the glob ${pattern} matches too many files to judge` };
+    }
+    candidates = next;
+  }
+  const out: string[] = [];
+  for (const candidate of candidates) {
+    if (!existsThrough(candidate)) continue;
+    const resolved = resolvePhysically(candidate);
+    if (typeof resolved !== 'string') return resolved;
+    out.push(resolved);
+  }
+  return out;
+}
+
+function existsThrough(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,10 @@ import { strictest, type Decision } from '../core/decision.js';
 import type { CallFacts } from '../core/facts.js';
 import { commandMatcher, commandMatches, patternProgram, type CommandPattern } from '../shell/command-pattern.js';
 import type { SimpleCommand } from '../shell/types.js';
+import type { PathCanonicalizer } from '../facts/paths.js';
+import { urlCandidates } from './hosts.js';
 import { describeItem, itemsOf, type CallItem } from './items.js';
+import { pathContext } from './patterns.js';
 import type { Layer, PathContext, PolicyFile, PolicySet, Rule, RuleConditions } from './types.js';
 
 export interface RuleMatch {
@@ -55,12 +58,14 @@ export interface Evaluation {
 
 export interface EvaluateOptions {
   readonly home: string;
+  /** Resolves the anchors of path patterns like request paths (symlinks); absent: patterns as written. */
+  readonly canonicalize?: PathCanonicalizer;
   readonly grants?: GrantLookup;
 }
 
 /** Strictest wins, per item and across items and layers (DESIGN §4.4). Pure. */
 export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateOptions): Evaluation {
-  const context: PathContext = { workspace: facts.workspace, home: options.home };
+  const context = pathContext(facts.workspace, options.home, options.canonicalize);
   const index = ruleIndexOf(policy);
   const rules = index.rules;
   const candidates = index.forKind(facts.kind);
@@ -420,7 +425,14 @@ function itemConditionsHold(
   if (c.paths || c.access) {
     if (item.type !== 'path') return false;
     if (c.access && !c.access.includes(item.path.access)) return false;
-    if (c.paths && !c.paths.some((m) => m.test(item.path.path, context))) return false;
+    if (c.paths) {
+      const { path, glob } = item.path;
+      // A glob stands for every path bash may expand it to: allow rules must cover them all.
+      const holds = glob
+        ? c.paths.some((m) => m.testGlob(path, context, strictProgram ? 'every' : 'some'))
+        : c.paths.some((m) => m.test(path, context, strictProgram));
+      if (!holds) return false;
+    }
   }
   if (c.command) {
     if (item.type !== 'command') return false;
@@ -429,8 +441,8 @@ function itemConditionsHold(
   }
   if (c.url) {
     if (item.type !== 'url') return false;
-    const host = hostOf(item.url);
-    if (!c.url.some((m) => m.test(item.url) || (host !== undefined && m.test(host)))) return false;
+    const candidates = urlCandidates(item.url);
+    if (!c.url.some((m) => candidates.some((candidate) => m.test(candidate)))) return false;
   }
   return true;
 }
@@ -443,12 +455,3 @@ function fieldAt(value: unknown, path: readonly string[]): unknown {
   }
   return current;
 }
-
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-

@@ -17,7 +17,7 @@ export function exampleFacts(example: ExampleFacts, shell: ShellAnalyzer): CallF
   const paths: PathFact[] = (example.paths ?? []).map((raw) => ({ path: resolveExamplePath(raw), access, origin: 'rawInput' }));
   const command = example.command?.split('${workspace}').join(EXAMPLE_WORKSPACE);
   const analysis = command !== undefined ? shell.analyze(command, { cwd: EXAMPLE_WORKSPACE, home: EXAMPLE_HOME }) : undefined;
-  for (const r of analysis?.redirections ?? []) paths.push({ path: r.path, access: r.access, origin: 'redirect' });
+  for (const r of analysis?.redirections ?? []) paths.push({ path: r.path, access: r.access, origin: 'redirect', ...(r.glob ? { glob: true } : {}) });
   return {
     kind, tool: example.tool, title: example.title, agent: example.agent, workspace: EXAMPLE_WORKSPACE, paths,
     commands: analysis?.commands ?? [], urls: example.url !== undefined ? [example.url] : [], input: example.input,

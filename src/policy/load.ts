@@ -5,7 +5,7 @@ import type { SourceLocation } from '../core/errors.js';
 import { parseCommandPattern, type CommandPattern } from '../shell/command-pattern.js';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import type { ModeRules } from './modes.js';
-import { compilePathMatcher, compileTextMatcher } from './patterns.js';
+import { compilePathMatcher, compileTextMatcher, compileUrlMatcher } from './patterns.js';
 import type {
   Enforcement, ExampleFacts, InputCondition, Layer, NonInteractiveFallback, PathMatcher, PolicyFile, Rule,
   RuleConditions, TextMatcher,
@@ -200,7 +200,7 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
       if (!values) { ok = false; return undefined; }
       const out: TextMatcher[] = [];
       for (const { value, node: valueNode } of values) {
-        const compiled = compileTextMatcher(value);
+        const compiled = key === 'url' ? compileUrlMatcher(value) : compileTextMatcher(value);
         if ('error' in compiled) { report('bad_pattern', valueNode, `${ruleLabel} \`${key}\`: ${compiled.error}`, undefined, 'error', ruleId); ok = false; }
         else out.push(compiled);
       }

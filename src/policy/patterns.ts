@@ -1,4 +1,6 @@
-import { Minimatch } from 'minimatch';
+import { escape, Minimatch } from 'minimatch';
+import { globMayMatch, globWithin } from './glob-paths.js';
+import { normalizeHost } from './hosts.js';
 import type { PathContext, PathMatcher, TextMatcher } from './types.js';
 
 const REGEX_LITERAL = /^\/(.+)\/([dgimsuvy]*)$/s;
@@ -32,46 +34,114 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`, 's');
 }
 
+const URL_PATTERN = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is;
+
+/** A url condition: its host part normalised like the URLs it is tested against; `/regex/` as written. */
+export function compileUrlMatcher(source: string): TextMatcher | { error: string } {
+  if (/^\/.+\/[dgimsuvy]*$/s.test(source)) return compileTextMatcher(source);
+  const withScheme = URL_PATTERN.exec(source);
+  let normalized = source;
+  if (withScheme) {
+    const [, scheme, authority, rest] = withScheme as unknown as [string, string, string, string];
+    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+    const port = /:(\d+|\*)$/.exec(hostPort);
+    const host = port ? hostPort.slice(0, port.index) : hostPort;
+    normalized = `${scheme.toLowerCase()}${normalizeHost(host)}${port ? port[0] : ''}${rest}`;
+  } else if (!source.includes('/') && !source.includes(':')) {
+    normalized = normalizeHost(source);
+  }
+  const compiled = compileTextMatcher(normalized);
+  return 'error' in compiled ? compiled : { ...compiled, source };
+}
+
 const WORKSPACE_TOKEN = '${workspace}';
+const MAGIC = /[*?[\]{}()]/;
+const MAX_COMPILED = 64;
 
 /**
  * Path patterns are globs over absolute, normalised paths (dotfiles included):
  * `/…`, `~/…` and `${workspace}/…` are anchored; `**\/…` matches at any depth; a pattern without `/`
  * matches the file name at any depth; any other relative pattern is relative to the workspace.
+ * Request paths are canonical (symlinks resolved), so an anchored pattern is also tried with its
+ * literal leading directories canonicalised: `/etc/**` is `/private/etc/**` on macOS, and a home or
+ * workspace reached through a symlink still matches.
  */
 export function compilePathMatcher(source: string): PathMatcher | { error: string } {
   if (source.trim() === '') return { error: 'empty path pattern' };
   if (source.includes('${') && !source.startsWith(WORKSPACE_TOKEN)) {
     return { error: '`${workspace}` may only start a path pattern' };
   }
-  if (source.startsWith('/') || source.startsWith('**')) {
-    const fixed = makeGlob(source);
-    return { source, test: (path) => fixed(path) };
-  }
-  if (!source.includes('/')) {
+  if (!source.startsWith('/') && !source.startsWith('**') && !source.includes('/')) {
     const byName = new Minimatch(source, { dot: true, matchBase: true, nocomment: true, nonegate: true });
-    return { source, test: (path) => byName.match(path) };
+    const anywhere = `**/${source}`;
+    return {
+      source,
+      test: (path) => byName.match(path),
+      testGlob: (glob, _context, mode) => (mode === 'some' ? globMayMatch(glob, anywhere) : false),
+    };
   }
-  // Anchored at home or the workspace: compile once per distinct anchor.
-  const perAnchor = new Map<string, (path: string) => boolean>();
   const anchorOf = (context: PathContext): string => {
+    if (source.startsWith('/') || source.startsWith('**')) return source;
     if (source === '~' || source.startsWith('~/')) return context.home + source.slice(1);
     if (source.startsWith(WORKSPACE_TOKEN)) return context.workspace + source.slice(WORKSPACE_TOKEN.length);
     return `${context.workspace}/${source.replace(/^\.\//, '')}`;
   };
+  /**
+   * For an allow rule only the anchor's root is canonicalised (home, workspace, or the first
+   * directory of an absolute pattern): a link below it may be the agent's own, and must not widen
+   * what is allowed. A deny or ask rule canonicalises its whole literal prefix.
+   */
+  const rootOf = (context: PathContext): string => {
+    if (source === '~' || source.startsWith('~/')) return context.home;
+    if (source.startsWith('/')) return `/${source.split('/')[1] ?? ''}`;
+    return context.workspace;
+  };
+  // Compiled once per distinct anchored pattern (the workspace and home vary by session).
+  const compiled = new Map<string, (path: string) => boolean>();
+  const matcherFor = (anchored: string) => {
+    let matcher = compiled.get(anchored);
+    if (!matcher) {
+      matcher = makeGlob(anchored);
+      if (compiled.size >= MAX_COMPILED) compiled.clear();
+      compiled.set(anchored, matcher);
+    }
+    return matcher;
+  };
+  const canonicalOf = (anchored: string, context: PathContext, forAllow: boolean) =>
+    canonicalVariant(anchored, context, forAllow ? rootOf(context) : undefined);
   return {
     source,
-    test: (path, context) => {
+    test: (path, context, forAllow = false) => {
       const anchored = anchorOf(context);
-      let matcher = perAnchor.get(anchored);
-      if (!matcher) {
-        matcher = makeGlob(anchored);
-        if (perAnchor.size > 64) perAnchor.clear();
-        perAnchor.set(anchored, matcher);
-      }
-      return matcher(path);
+      if (matcherFor(anchored)(path)) return true;
+      const canonical = canonicalOf(anchored, context, forAllow);
+      return canonical !== undefined && matcherFor(canonical)(path);
+    },
+    testGlob: (glob, context, mode) => {
+      const anchored = anchorOf(context);
+      const canonical = canonicalOf(anchored, context, mode === 'every');
+      const test = mode === 'some' ? globMayMatch : globWithin;
+      return test(glob, anchored) || (canonical !== undefined && test(glob, canonical));
     },
   };
+}
+
+/**
+ * The anchored pattern with its literal leading directories canonicalised (only up to `root` when
+ * given); undefined when that changes nothing.
+ */
+function canonicalVariant(anchored: string, context: PathContext, root: string | undefined): string | undefined {
+  if (!context.canonicalize || !anchored.startsWith('/')) return undefined;
+  const parts = anchored.split('/').slice(1);
+  let literalCount = parts.findIndex((part) => MAGIC.test(part) || part.includes('\\'));
+  if (literalCount === -1) literalCount = parts.length;
+  if (root !== undefined) literalCount = Math.min(literalCount, root.split('/').filter((part) => part !== '').length);
+  if (literalCount === 0) return undefined;
+  const prefix = `/${parts.slice(0, literalCount).join('/')}`;
+  const canonical = context.canonicalize(prefix);
+  if (canonical === prefix) return undefined;
+  const rest = parts.slice(literalCount);
+  return [escape(canonical === '/' ? '' : canonical), ...rest].join('/') || '/';
 }
 
 function makeGlob(pattern: string): (path: string) => boolean {
@@ -80,4 +150,26 @@ function makeGlob(pattern: string): (path: string) => boolean {
   const dirPrefix = pattern.endsWith('/**') ? pattern.slice(0, -3) : undefined;
   const dirExact = dirPrefix !== undefined && !/[*?[\]{}]/.test(dirPrefix) ? dirPrefix : undefined;
   return (path) => mm.match(path) || (dirExact !== undefined && path === dirExact);
+}
+
+/**
+ * A PathContext whose canonicaliser asks the file system at most once per path and evaluation:
+ * fresh for every call (the agent may change a link between two requests).
+ */
+export function pathContext(workspace: string, home: string, canonicalize?: (absolutePath: string) => string | { unresolvable: string }): PathContext {
+  if (!canonicalize) return { workspace, home };
+  let memo: Map<string, string> | undefined;
+  return {
+    workspace, home,
+    canonicalize: (path) => {
+      memo ??= new Map();
+      let canonical = memo.get(path);
+      if (canonical === undefined) {
+        const resolved = canonicalize(path);
+        canonical = typeof resolved === 'string' ? resolved : path;
+        memo.set(path, canonical);
+      }
+      return canonical;
+    },
+  };
 }

@@ -19,15 +19,29 @@ export interface TextMatcher {
   test(value: string): boolean;
 }
 
-/** A path glob; `${workspace}` patterns are compiled per workspace on first use. */
+/**
+ * A path glob; `${workspace}` patterns are compiled per workspace on first use. A pattern matches
+ * when it matches as written or with its literal leading directories canonicalised (either counts).
+ */
 export interface PathMatcher {
   readonly source: string;
-  test(path: string, context: PathContext): boolean;
+  /** `forAllow`: for an allow rule, only the anchor's root is canonicalised (links below it may be the agent's). */
+  test(path: string, context: PathContext, forAllow?: boolean): boolean;
+  /**
+   * For a path fact that is a bash glob: `some` — some path it may expand to matches (deny, ask);
+   * `every` — every such path does (allow; conservative: false when unsure).
+   */
+  testGlob(glob: string, context: PathContext, mode: 'some' | 'every'): boolean;
 }
 
 export interface PathContext {
   readonly workspace: string;
   readonly home: string;
+  /**
+   * Where an absolute path really leads (symlinks resolved as the kernel does; as written when it
+   * cannot be), for the anchors of patterns. Absent: patterns are matched as written only.
+   */
+  readonly canonicalize?: (absolutePath: string) => string;
 }
 
 export interface InputCondition {

@@ -6,6 +6,17 @@ export function resolvePath(cwd: string, target: string): string {
   return posix.resolve(cwd, target);
 }
 
+/**
+ * `target` joined to `cwd` as the kernel receives it, when `target` has a `..` segment (else
+ * undefined): `.` and empty segments dropped, `..` kept, since the kernel applies it after following
+ * symlinks (`link/../x` is next to the link's target, not next to the link).
+ */
+export function kernelPathOf(cwd: string, target: string): string | undefined {
+  if (!target.split('/').includes('..')) return undefined;
+  const joined = target.startsWith('/') ? target : `${cwd}/${target}`;
+  return `/${joined.split('/').filter((part) => part !== '' && part !== '.').join('/')}`;
+}
+
 /** Normalises without resolving: `./a//b/` → `a/b`, `//` → `/`. */
 export function normalizeRelative(word: string): string {
   if (word === '' || !word.includes('/')) return word; // nothing to normalise without a slash

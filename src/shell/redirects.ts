@@ -3,7 +3,7 @@
  * and what a here-doc / here-string feeds to the command's standard input.
  */
 import type { AnalysisCollector, Scope } from './collector.js';
-import { isHarmlessDevice, resolvePath } from './paths.js';
+import { isHarmlessDevice, kernelPathOf, resolvePath } from './paths.js';
 import { childByField, childrenByField, joinSplitWords, type SyntaxNode } from './syntax.js';
 import { resolveWord } from './words.js';
 
@@ -93,9 +93,11 @@ export function recordFileRedirect(
     collector.unresolvable(`redirect target known only at run time: ${redirect.target.text}`);
     return;
   }
-  const path = resolvePath(collector.cwdFor(scope), word.text);
-  if (isHarmlessDevice(path)) return;
-  collector.redirections.push({ path, access: redirect.access, operator: redirect.operator });
+  const cwd = collector.cwdFor(scope);
+  const path = resolvePath(cwd, word.text);
+  const kernelPath = kernelPathOf(cwd, word.text);
+  if (isHarmlessDevice(kernelPath ?? path)) return;
+  collector.redirections.push({ path, access: redirect.access, operator: redirect.operator, ...(kernelPath ? { kernelPath } : {}) });
 }
 
 /** Records a file written by a command's own option (`time -o f`, `find -fprint f`). */
@@ -109,6 +111,8 @@ export function recordWrittenFile(
     collector.unresolvable(`file written by ${operator} known only at run time: ${word.text}`);
     return;
   }
-  const path = resolvePath(collector.cwdFor(scope), word.text);
-  if (!isHarmlessDevice(path)) collector.redirections.push({ path, access: 'write', operator });
+  const cwd = collector.cwdFor(scope);
+  const path = resolvePath(cwd, word.text);
+  const kernelPath = kernelPathOf(cwd, word.text);
+  if (!isHarmlessDevice(kernelPath ?? path)) collector.redirections.push({ path, access: 'write', operator, ...(kernelPath ? { kernelPath } : {}) });
 }

@@ -37,6 +37,11 @@ export interface Redirection {
    * the file system, so `path` is a pattern (resolved against the cwd), not one file.
    */
   readonly glob?: boolean;
+  /**
+   * The target joined to the cwd with its `..` kept, when it has any (`link/../x`): the kernel
+   * applies `..` after following symlinks, so the path facts are resolved from this one.
+   */
+  readonly kernelPath?: string;
 }
 
 export interface CommandAnalysis {
