@@ -39,7 +39,9 @@ export function analyzeShellCall(call: ToolCallState, kind: string, context: Ext
   const analysis = cwd === null
     ? context.shell.analyze(line, { cwd: context.workspace, home: context.home, cwdUnknown: true })
     : context.shell.analyze(line, { cwd, home: context.home });
-  return { line, cwd, analysis, unresolvable: start.type === 'unknown' ? [start.reason] : [] };
+  // The walker marks whatever runs before an absolute `cd` unresolvable: if nothing is, the start did not matter.
+  const startMattered = start.type === 'unknown' && analysis.unresolvable.length > 0;
+  return { line, cwd, analysis, unresolvable: startMattered ? [start.reason] : [] };
 }
 
 type Start = { readonly type: 'known'; readonly cwd: string } | { readonly type: 'unknown'; readonly reason: string };
