@@ -67,7 +67,8 @@ describe('the directory a shell call starts in', () => {
       ['[in sub] (x] (y)', 'unresolvable'],
       // The order is directory, description, background: this one has a single reading.
       ['[in sub] [background] (x)', ['/w/sub] [background/out.txt']],
-      ['[in a] b]', 'unresolvable'],
+      ['[in a] b]', ['/w/a] b/out.txt']],
+      ['[in sub] trailing text', 'unresolvable'],
     ];
     for (const [explanation, expected] of cases) {
       const f = await facts(geminiCall('echo hi > out.txt', explanation));
