@@ -585,7 +585,7 @@ export class Broker {
     return { facts, evaluation };
   }
 
-  private factsOf(workspace: string, call: ToolCallState, shellCwd: string | null | undefined): CallFacts {
+  private factsOf(workspace: string, call: ToolCallState, shellCwd: readonly string[] | null | undefined): CallFacts {
     const { home, shell, canonicalize } = this.deps;
     return extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, shellCwd });
   }

@@ -13,10 +13,10 @@ export interface ExtractContext {
   readonly shell: ShellAnalyzer;
   readonly canonicalize: PathCanonicalizer;
   /**
-   * Where the session's own shell is, for agents whose shell keeps its directory between calls
-   * (session/shell-state.ts): undefined when the call starts a fresh shell, null when not known.
+   * The directories the session's own shell may be in, for agents whose shell keeps its directory
+   * between calls (session/shell-state.ts): undefined when the call starts a fresh shell, null when not known.
    */
-  readonly shellCwd?: string | null;
+  readonly shellCwd?: readonly string[] | null;
 }
 
 /** rawInput fields that hold one path, by the agents that use them. */
@@ -77,7 +77,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   if (kind === 'execute' && shellCall === undefined) unresolvable.push('execute call without a command to analyse');
   if (shellCall && shell) {
     unresolvable.push(...shellCall.unresolvable, ...shell.unresolvable);
-    for (const r of shell.redirections) addPath(r.path, r.access === 'read' ? 'read' : 'write', 'redirect', shellCall.cwd ?? context.workspace);
+    for (const r of shell.redirections) addPath(r.path, r.access === 'read' ? 'read' : 'write', 'redirect');
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

@@ -13,8 +13,9 @@ import { DIRECTORY_FIELDS, type ToolCallState } from './tool-call.js';
 
 export interface ShellCall {
   readonly line: string;
-  /** Absolute directory the line starts in; null when it is not known. */
-  readonly cwd: string | null;
+  /** The absolute directories the line may start in (one, unless the session's shell may be in several); null when not known. */
+  readonly cwds: readonly string[] | null;
+  /** The analysis from every start, merged: deny rules see what any start would do, allow rules must allow all of it. */
   readonly analysis: CommandAnalysis;
   /** Why the start directory is not known (empty when it is). */
   readonly unresolvable: readonly string[];
@@ -35,16 +36,42 @@ export function analyzeShellCall(call: ToolCallState, kind: string, context: Ext
   const line = fromInput ?? fromTitle;
   if (line === undefined) return undefined;
   const start = startDirectory(call, fromTitle !== undefined, context);
-  const cwd = start.type === 'known' ? start.cwd : null;
-  const analysis = cwd === null
+  const cwds = start.type === 'known' ? start.cwds : null;
+  const analysis = cwds === null
     ? context.shell.analyze(line, { cwd: context.workspace, home: context.home, cwdUnknown: true })
-    : context.shell.analyze(line, { cwd, home: context.home });
+    : cwds.length === 1 ? context.shell.analyze(line, { cwd: cwds[0]!, home: context.home })
+      : mergeAnalyses(cwds.map((cwd) => context.shell.analyze(line, { cwd, home: context.home })));
   // The walker marks whatever runs before an absolute `cd` unresolvable: if nothing is, the start did not matter.
   const startMattered = start.type === 'unknown' && analysis.unresolvable.length > 0;
-  return { line, cwd, analysis, unresolvable: startMattered ? [start.reason] : [] };
+  return { line, cwds, analysis, unresolvable: startMattered ? [start.reason] : [] };
 }
 
-type Start = { readonly type: 'known'; readonly cwd: string } | { readonly type: 'unknown'; readonly reason: string };
+/** Where the line leaves the shell from each of its starts, in their order (`ShellCall.cwds`); null where not known. */
+export function finalCwdsOf(analysis: CommandAnalysis): readonly (string | null)[] {
+  return mergedFinals.get(analysis) ?? [analysis.finalCwd ?? null];
+}
+
+const mergedFinals = new WeakMap<CommandAnalysis, readonly (string | null)[]>();
+
+function mergeAnalyses(analyses: readonly CommandAnalysis[]): CommandAnalysis {
+  const commands = new Map<string, CommandAnalysis['commands'][number]>();
+  const redirections = new Map<string, CommandAnalysis['redirections'][number]>();
+  const unresolvable = new Set<string>();
+  for (const analysis of analyses) {
+    for (const c of analysis.commands) commands.set(`${c.cwd}\0${c.text}\0${c.argv.join('\0')}`, c);
+    for (const r of analysis.redirections) redirections.set(`${r.access}\0${r.operator}\0${r.glob === true}\0${r.path}`, r);
+    for (const reason of analysis.unresolvable) unresolvable.add(reason);
+  }
+  const finals = analyses.map((a) => a.finalCwd ?? null);
+  const merged: CommandAnalysis = {
+    commands: [...commands.values()], redirections: [...redirections.values()], unresolvable: [...unresolvable],
+    finalCwd: finals.every((f) => f === finals[0]) ? finals[0] : null,
+  };
+  mergedFinals.set(merged, finals);
+  return merged;
+}
+
+type Start = { readonly type: 'known'; readonly cwds: readonly string[] } | { readonly type: 'unknown'; readonly reason: string };
 
 function startDirectory(call: ToolCallState, lineFromTitle: boolean, context: ExtractContext): Start {
   const hints = call.directoryHints ?? hintsOf(call.rawInput);
@@ -56,14 +83,14 @@ function startDirectory(call: ToolCallState, lineFromTitle: boolean, context: Ex
     if (!given.every((hint): hint is string => typeof hint === 'string')) return unknown('a working-directory parameter that is not a path');
     const directories = new Set(given.map((hint) => context.canonicalize(posix.resolve(context.workspace, hint))));
     if (directories.size > 1) return unknown(`two different working directories given (${[...directories].join(', ')})`);
-    return { type: 'known', cwd: [...directories][0]! };
+    return { type: 'known', cwds: [...directories] };
   }
-  if (explanation.type === 'default') return { type: 'known', cwd: context.workspace };
+  if (explanation.type === 'default') return { type: 'known', cwds: [context.workspace] };
   if (context.shellCwd === null) return unknown('an earlier command of this session moved its shell to a directory not known statically');
-  if (context.shellCwd !== undefined) return { type: 'known', cwd: context.shellCwd };
+  if (context.shellCwd !== undefined && context.shellCwd.length > 0) return { type: 'known', cwds: context.shellCwd };
   // gemini-cli versions that show the directory nowhere in the request (or only inside the title).
   if (lineFromTitle && context.agent === 'gemini-cli') return unknown('gemini-cli did not say which directory the command runs in');
-  return { type: 'known', cwd: context.workspace };
+  return { type: 'known', cwds: [context.workspace] };
 }
 
 function unknown(why: string): Start {

@@ -5,12 +5,15 @@
  * command starts afresh. codex, gemini-cli and qwen-code start every command in a new process.
  *
  * After an allowed call of such a shell finishes, its top-level `cd`s move the session's shell for
- * the next calls. Whatever cannot be known for certain leaves the directory unknown (null): a line
- * not resolvable statically, a call that failed after moving, a call still running while another is
- * decided, a directory outside the workspace. A denied or cancelled call did not run: nothing moves.
+ * the next calls. claude may also put the shell back into the project (by version and setting), so
+ * the session keeps every directory its shell may be in, and a call is judged from each of them.
+ * Whatever cannot be known for certain leaves the directory unknown (null): a line not resolvable
+ * statically, a call that failed after moving, a call still running while another is decided. A
+ * denied or cancelled call did not run: nothing moves.
  */
 import type { CallFacts } from '../core/facts.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
+import { finalCwdsOf } from '../facts/shell-call.js';
 import type { ToolCallState } from '../facts/tool-call.js';
 
 /** `maybe`: the call may run in the persistent shell or in a fresh one. */
@@ -38,42 +41,47 @@ export function shellPersistence(agent: string | undefined, call: ToolCallState)
   return isRecord(call.rawInput) && call.rawInput.run_in_background === true ? 'maybe' : 'persistent';
 }
 
-interface Running {
-  /** The directory the call leaves the shell in; null when not known. */
-  readonly final: string | null;
+interface Effect {
+  /** Where the call leaves the shell from each start it may have had (in `starts` order); null where not known. */
+  readonly finals: readonly (string | null)[];
+  readonly starts: readonly string[];
 }
 
+/** The directories a session's shell may be in: more than this many count as not known. */
+const MAX_CANDIDATES = 4;
+
 export class SessionShells {
-  /** Absent: the session's shell never moved (it is in the workspace). */
-  private readonly cwdBySession = new Map<string, string | null>();
+  /** Absent: the session's shell never moved (it is in the workspace); null: not known. */
+  private readonly cwdBySession = new Map<string, readonly string[] | null>();
   /** Allowed calls of a persistent shell that have not finished, by session then toolCallId. */
-  private readonly running = new Map<string, Map<string, Running>>();
+  private readonly running = new Map<string, Map<string, Effect>>();
   private readonly refused = new Set<string>();
-  private readonly persistenceByCall = new Map<string, ShellPersistence>();
+  private readonly judged = new Map<string, { readonly persistence: ShellPersistence; readonly starts: readonly string[] | null }>();
 
   /**
-   * For deciding a call: where its shell starts as far as the session's state says; undefined when
-   * the call starts a fresh shell (or the shell never moved), null when not known.
+   * For deciding a call: the directories its shell may start in as far as the session's state says;
+   * undefined when the call starts a fresh shell (or the shell never moved), null when not known.
    */
-  cwdFor(sessionId: string, call: ToolCallState, env: ShellEnv): string | null | undefined {
+  cwdFor(sessionId: string, call: ToolCallState, env: ShellEnv): readonly string[] | null | undefined {
     const persistence = shellPersistence(env.agent, call);
-    bounded(this.persistenceByCall).set(key(sessionId, call.toolCallId), persistence);
-    return this.startFor(sessionId, persistence, env);
+    const starts = this.startsFor(sessionId, persistence, env);
+    const known = starts === undefined ? [env.canonicalize(env.workspace)] : starts;
+    bounded(this.judged).set(key(sessionId, call.toolCallId), { persistence, starts: known });
+    return starts;
   }
 
   /** The broker's (or the human's) verdict on a call decided with `cwdFor`. */
   noteVerdict(sessionId: string | undefined, toolCallId: string | undefined, decision: string | undefined, facts: CallFacts): void {
     if (sessionId === undefined || toolCallId === undefined) return;
     const callKey = key(sessionId, toolCallId);
-    const persistence = this.persistenceByCall.get(callKey);
-    if (persistence === undefined || persistence === 'none') return;
+    const judged = this.judged.get(callKey);
+    if (judged === undefined || judged.persistence === 'none') return;
     if (decision === 'allow') {
-      const final = finalCwdOf(facts);
-      if (final === undefined) return;
+      if (!facts.shell) return;
       this.refused.delete(callKey);
       let session = this.running.get(sessionId);
       if (!session) bounded(this.running).set(sessionId, session = new Map());
-      bounded(session).set(toolCallId, { final });
+      bounded(session).set(toolCallId, effectOf(facts, judged.starts));
     } else if (decision === 'deny' || decision === 'cancelled') {
       this.running.get(sessionId)?.delete(toolCallId);
       bounded(this.refused).add(callKey);
@@ -82,60 +90,78 @@ export class SessionShells {
 
   /**
    * A tool call finished (status completed or failed). A call the broker saw allowed moves the shell
-   * as its analysis said; one it never judged is analysed now (`analyse`, given where it started).
+   * as its analysis said; one it never judged is analysed now (`analyse`, given where it may start).
    */
-  noteFinished(sessionId: string, call: ToolCallState, env: ShellEnv, analyse: (shellCwd: string | null | undefined) => CallFacts): void {
+  noteFinished(sessionId: string, call: ToolCallState, env: ShellEnv, analyse: (shellCwd: readonly string[] | null | undefined) => CallFacts): void {
     const callKey = key(sessionId, call.toolCallId);
     const session = this.running.get(sessionId);
-    const allowed = session?.get(call.toolCallId);
+    let effect = session?.get(call.toolCallId);
     session?.delete(call.toolCallId);
     if (session?.size === 0) this.running.delete(sessionId);
-    const judged = this.persistenceByCall.get(callKey);
-    this.persistenceByCall.delete(callKey);
+    const judged = this.judged.get(callKey);
+    this.judged.delete(callKey);
     if (this.refused.delete(callKey)) return;
-    const persistence = judged ?? shellPersistence(env.agent, call);
+    const persistence = judged?.persistence ?? shellPersistence(env.agent, call);
     if (persistence === 'none') return;
-    let final: string | null | undefined;
-    if (allowed) final = allowed.final;
-    else {
+    if (!effect) {
+      const starts = this.startsFor(sessionId, persistence, env);
       try {
-        final = finalCwdOf(analyse(this.startFor(sessionId, persistence, env)));
+        const facts = analyse(starts);
+        if (!facts.shell) return;
+        effect = effectOf(facts, starts === undefined ? [env.canonicalize(env.workspace)] : starts);
       } catch {
-        final = null; // it ran, and what it did cannot be told
+        effect = { finals: [null], starts: [] }; // it ran, and what it did cannot be told
       }
     }
-    if (final !== undefined) this.move(sessionId, call.status === 'completed', final, persistence, env);
+    this.move(sessionId, call.status === 'completed', effect, persistence, env);
   }
 
-  private startFor(sessionId: string, persistence: ShellPersistence, env: ShellEnv): string | null | undefined {
+  private startsFor(sessionId: string, persistence: ShellPersistence, env: ShellEnv): readonly string[] | null | undefined {
     if (persistence === 'none') return undefined;
-    const current = this.cwdBySession.get(sessionId);
-    const here = current === undefined ? env.canonicalize(env.workspace) : current;
+    const workspace = env.canonicalize(env.workspace);
+    const current = this.cwdBySession.has(sessionId) ? this.cwdBySession.get(sessionId)! : [workspace];
     const session = this.running.get(sessionId);
     // Another allowed call that moves the shell has not finished: this one may start before or after it.
-    if (session && [...session.values()].some((r) => r.final === null || env.canonicalize(r.final) !== here)) return null;
-    if (persistence === 'maybe' && here !== env.canonicalize(env.workspace)) return null;
-    return current;
+    if (session && [...session.values()].some((e) => !movesNothing(e))) return null;
+    if (current === null) return null;
+    // A call that may start a fresh shell may start in the workspace too.
+    const starts = persistence === 'maybe' ? union(current, [workspace]) : current;
+    return starts.length === 1 && starts[0] === workspace ? undefined : starts;
   }
 
-  private move(sessionId: string, completed: boolean, final: string | null, persistence: ShellPersistence, env: ShellEnv): void {
+  private move(sessionId: string, completed: boolean, effect: Effect, persistence: ShellPersistence, env: ShellEnv): void {
     const workspace = env.canonicalize(env.workspace);
-    const current = this.cwdBySession.has(sessionId) ? this.cwdBySession.get(sessionId)! : workspace;
-    let next = final === null ? null : env.canonicalize(final);
-    // claude puts a shell that left the project back into it; which one it allows is its own setting.
-    if (next !== null && next !== workspace && !next.startsWith(workspace.endsWith('/') ? workspace : `${workspace}/`)) next = null;
-    // A failed call may have stopped anywhere along the line; a maybe-persistent one may not have moved at all.
-    if (next !== current && (!completed || persistence === 'maybe')) next = null;
-    if (next === workspace) this.cwdBySession.delete(sessionId);
+    const current = this.cwdBySession.has(sessionId) ? this.cwdBySession.get(sessionId)! : [workspace];
+    let next: readonly string[] | null;
+    if (!completed) {
+      // A failed call may have stopped anywhere along the line: only one that moved nothing leaves the shell known.
+      next = movesNothing(effect) ? current : null;
+    } else if (effect.finals.some((f) => f === null)) {
+      next = null;
+    } else {
+      // claude may put the shell back into the project after a command (always, or when it left the
+      // directories it allows, by version and setting): the project stays a candidate.
+      const finals = (effect.finals as readonly string[]).map((f) => env.canonicalize(f));
+      next = union(persistence === 'maybe' && current !== null ? current : [], finals, [workspace]);
+    }
+    if (next !== null && next.length > MAX_CANDIDATES) next = null;
+    if (next !== null && next.length === 1 && next[0] === workspace) this.cwdBySession.delete(sessionId);
     else this.cwdBySession.set(sessionId, next); // as many as sessions, like the workspaces of SessionState
   }
 }
 
-/** Where the line leaves the shell: undefined when the call ran no shell line, null when not known. */
-function finalCwdOf(facts: CallFacts): string | null | undefined {
-  if (!facts.shell) return undefined;
-  if (facts.unresolvable.length > 0) return null;
-  return facts.shell.finalCwd ?? null;
+/** Where an allowed line leaves the shell from each start; not known when the line is not resolvable. */
+function effectOf(facts: CallFacts, starts: readonly string[] | null): Effect {
+  if (!facts.shell || facts.unresolvable.length > 0) return { finals: [null], starts: starts ?? [] };
+  return { finals: finalCwdsOf(facts.shell), starts: starts ?? [] };
+}
+
+function movesNothing(effect: Effect): boolean {
+  return effect.finals.length === effect.starts.length && effect.finals.every((f, i) => f === effect.starts[i]);
+}
+
+function union(...lists: (readonly string[])[]): string[] {
+  return [...new Set(lists.flat())];
 }
 
 function key(sessionId: string, toolCallId: string): string {

@@ -84,8 +84,20 @@ describe('claude-code-acp: the Bash shell keeps its directory between calls', ()
     expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'allow' });
     s.run('cd sub && echo moved');
     expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'reject', by: 'protected-out' });
-    s.run('cd .. && true');
+    s.run(`cd ${WS} && true`);
     expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'allow' });
+  });
+
+  it('claude may have put the shell back into the project: a call after a cd is judged from both', async () => {
+    const s = await session(CLAUDE);
+    s.run('cd sub && true');
+    // From sub/ this writes sub/sub/out.txt; from the project, the protected sub/out.txt.
+    expect(s.run('echo hello > sub/out.txt')).toMatchObject({ optionId: 'reject', by: 'protected-out' });
+    // And after `cd ..` from either, the shell may be in the project or above it.
+    s.run('cd .. && true');
+    const next = s.request('echo hello > out.txt');
+    expect(s.judged(next.id)).toMatchObject({ optionId: 'reject', by: 'fallback' });
+    expect(s.h.audit.at(-1)!.items!.map((i) => i.item)).toEqual(expect.arrayContaining([`write ${WS}/out.txt`, 'write /home/dev/out.txt']));
   });
 
   it('a denied call did not run: the shell stays', async () => {
@@ -120,16 +132,19 @@ describe('claude-code-acp: the Bash shell keeps its directory between calls', ()
     expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'reject', by: 'protected-out' });
   });
 
-  it('a directory not known statically, or outside the workspace (claude resets those), makes it unknown', async () => {
-    for (const line of ['cd "$(echo sub)" && true', 'cd /tmp && true']) {
-      const s = await session(CLAUDE, { nonInteractive: false });
-      const first = s.request(line);
-      s.h.client({ jsonrpc: '2.0', id: first.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
-      s.finish(first.toolCallId, 'completed');
-      const next = s.request('echo hello > out.txt');
-      expect(s.h.audit.at(-1)).toMatchObject({ decision: 'ask' });
-      expect(s.judged(next.id).reasons.join('\n')).toContain('working directory is not known');
-    }
+  it('a directory not known statically makes it unknown; one outside the workspace is one more candidate', async () => {
+    const dynamic = await session(CLAUDE, { nonInteractive: false });
+    const first = dynamic.request('cd "$(echo sub)" && true');
+    dynamic.h.client({ jsonrpc: '2.0', id: first.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } });
+    dynamic.finish(first.toolCallId, 'completed');
+    const next = dynamic.request('echo hello > out.txt');
+    expect(dynamic.h.audit.at(-1)).toMatchObject({ decision: 'ask' });
+    expect(dynamic.judged(next.id).reasons.join('\n')).toContain('working directory is not known');
+
+    const outside = await session(CLAUDE);
+    outside.run('cd /tmp && true');
+    expect(outside.run('echo hello > out.txt')).toMatchObject({ optionId: 'reject', by: 'fallback' });
+    expect(outside.h.audit.at(-1)!.items!.map((i) => i.item)).toEqual(expect.arrayContaining(['write /tmp/out.txt', `write ${WS}/out.txt`]));
   });
 
   it('a human allowing an escalated cd moves the shell; a human rejecting it does not', async () => {

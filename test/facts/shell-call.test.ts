@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts, type ExtractContext } from '../../src/facts/extract.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
+import { finalCwdsOf } from '../../src/facts/shell-call.js';
 import { mergeToolCall, TOO_MANY_DIRECTORY_HINTS, type ToolCallState } from '../../src/facts/tool-call.js';
 import { shell } from '../helpers/harness.js';
 
@@ -91,8 +92,12 @@ describe('the directory a shell call starts in', () => {
     expect(echo.commands.map((c) => c.program)).toContain('id');
   });
 
-  it('the session\'s persistent shell directory is where a call without its own directory starts', async () => {
-    expect(writes(await facts({ kind: 'execute', rawInput: { command: 'echo > x' } }, { shellCwd: '/w/sub' }))).toEqual(['/w/sub/x']);
+  it('the session\'s persistent shell directories are where a call without its own directory starts', async () => {
+    expect(writes(await facts({ kind: 'execute', rawInput: { command: 'echo > x' } }, { shellCwd: ['/w/sub'] }))).toEqual(['/w/sub/x']);
+    const both = await facts({ kind: 'execute', rawInput: { command: 'echo > x && cd a' } }, { shellCwd: ['/w/sub', '/w'] });
+    expect(writes(both)).toEqual(['/w/sub/x', '/w/x']);
+    expect(both.shell?.finalCwd).toBeNull();
+    expect(finalCwdsOf(both.shell!)).toEqual(['/w/sub/a', '/w/a']);
     const unknown = await facts({ kind: 'execute', rawInput: { command: 'echo > x' } }, { shellCwd: null });
     expect(unknown.unresolvable.join('\n')).toContain('an earlier command of this session moved its shell');
   });
