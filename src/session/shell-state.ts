@@ -5,8 +5,8 @@
  * command starts afresh. codex, gemini-cli and qwen-code start every command in a new process.
  *
  * After an allowed call of such a shell finishes, its top-level `cd`s move the session's shell for
- * the next calls. claude may also put the shell back into the project (by version and setting), so
- * the session keeps every directory its shell may be in, and a call is judged from each of them.
+ * the next calls. The shell may also have stayed, or been put back into the project (move()), so the
+ * session keeps every directory its shell may be in, and a call is judged from each of them.
  * Whatever cannot be known for certain leaves the directory unknown (null): a line not resolvable
  * statically, a call that failed after moving, a call still running while another is decided. A
  * denied or cancelled call did not run: nothing moves.
@@ -113,7 +113,7 @@ export class SessionShells {
         effect = { finals: [null], starts: [] }; // it ran, and what it did cannot be told
       }
     }
-    this.move(sessionId, call.status === 'completed', effect, persistence, env);
+    this.move(sessionId, call.status === 'completed', effect, env);
   }
 
   private startsFor(sessionId: string, persistence: ShellPersistence, env: ShellEnv): readonly string[] | null | undefined {
@@ -122,27 +122,25 @@ export class SessionShells {
     const current = this.cwdBySession.has(sessionId) ? this.cwdBySession.get(sessionId)! : [workspace];
     const session = this.running.get(sessionId);
     // Another allowed call that moves the shell has not finished: this one may start before or after it.
-    if (session && [...session.values()].some((e) => !movesNothing(e))) return null;
+    if (session && [...session.values()].some((e) => !movesNothing(e, env.canonicalize))) return null;
     if (current === null) return null;
     // A call that may start a fresh shell may start in the workspace too.
     const starts = persistence === 'maybe' ? union(current, [workspace]) : current;
     return starts.length === 1 && starts[0] === workspace ? undefined : starts;
   }
 
-  private move(sessionId: string, completed: boolean, effect: Effect, persistence: ShellPersistence, env: ShellEnv): void {
+  private move(sessionId: string, completed: boolean, effect: Effect, env: ShellEnv): void {
+    // A line that moves nothing leaves the shell where it was, whatever its status.
+    if (movesNothing(effect, env.canonicalize)) return;
     const workspace = env.canonicalize(env.workspace);
-    const current = this.cwdBySession.has(sessionId) ? this.cwdBySession.get(sessionId)! : [workspace];
-    let next: readonly string[] | null;
-    if (!completed) {
-      // A failed call may have stopped anywhere along the line: only one that moved nothing leaves the shell known.
-      next = movesNothing(effect) ? current : null;
-    } else if (effect.finals.some((f) => f === null)) {
-      next = null;
-    } else {
-      // claude may put the shell back into the project after a command (always, or when it left the
-      // directories it allows, by version and setting): the project stays a candidate.
-      const finals = (effect.finals as readonly string[]).map((f) => env.canonicalize(f));
-      next = union(persistence === 'maybe' && current !== null ? current : [], finals, [workspace]);
+    let next: readonly string[] | null = null;
+    // A failed call may have stopped anywhere along the line; a line not resolvable may go anywhere.
+    if (completed && effect.finals.every((f): f is string => f !== null)) {
+      // Where the line ends; where it started, for claude records the shell's directory only once the
+      // whole line ran (one that ends itself early, `exit 0`, leaves it unrecorded); and the project,
+      // where claude may put the shell back (always, or when it left the directories it allows, by
+      // version and setting).
+      next = union(effect.finals.map((f) => env.canonicalize(f)), effect.starts, [workspace]);
     }
     if (next !== null && next.length > MAX_CANDIDATES) next = null;
     if (next !== null && next.length === 1 && next[0] === workspace) this.cwdBySession.delete(sessionId);
@@ -156,8 +154,8 @@ function effectOf(facts: CallFacts, starts: readonly string[] | null): Effect {
   return { finals: finalCwdsOf(facts.shell), starts: starts ?? [] };
 }
 
-function movesNothing(effect: Effect): boolean {
-  return effect.finals.length === effect.starts.length && effect.finals.every((f, i) => f === effect.starts[i]);
+function movesNothing(effect: Effect, canonicalize: PathCanonicalizer): boolean {
+  return effect.finals.length === effect.starts.length && effect.finals.every((f, i) => f !== null && canonicalize(f) === effect.starts[i]);
 }
 
 function union(...lists: (readonly string[])[]): string[] {

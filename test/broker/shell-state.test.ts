@@ -26,7 +26,7 @@ rules:
     match: { command: ["rm"] }
   - id: commands
     decision: allow
-    match: { kind: execute, command: ["echo", "git status", "true", "false"] }
+    match: { kind: execute, command: ["echo", "git status", "true", "false", "exit"] }
   - id: workspace-writes
     decision: allow
     match: { paths: ["\${workspace}/**"] }
@@ -84,8 +84,9 @@ describe('claude-code-acp: the Bash shell keeps its directory between calls', ()
     expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'allow' });
     s.run('cd sub && echo moved');
     expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'reject', by: 'protected-out' });
+    // claude records where its shell is only once the whole line ran: the shell may also have stayed in sub/.
     s.run(`cd ${WS} && true`);
-    expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'allow' });
+    expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'reject', by: 'protected-out' });
   });
 
   it('claude may have put the shell back into the project: a call after a cd is judged from both', async () => {
@@ -96,8 +97,15 @@ describe('claude-code-acp: the Bash shell keeps its directory between calls', ()
     // And after `cd ..` from either, the shell may be in the project or above it.
     s.run('cd .. && true');
     const next = s.request('echo hello > out.txt');
-    expect(s.judged(next.id)).toMatchObject({ optionId: 'reject', by: 'fallback' });
-    expect(s.h.audit.at(-1)!.items!.map((i) => i.item)).toEqual(expect.arrayContaining([`write ${WS}/out.txt`, 'write /home/dev/out.txt']));
+    expect(s.judged(next.id)).toMatchObject({ optionId: 'reject' });
+    expect(s.h.audit.at(-1)!.items!.map((i) => i.item)).toEqual(expect.arrayContaining([`write ${WS}/out.txt`, 'write /home/dev/out.txt', `write ${WS}/sub/out.txt`]));
+  });
+
+  it('a line that ends itself before claude records the directory may leave the shell where it was', async () => {
+    const s = await session(CLAUDE);
+    s.run('cd sub && true');
+    expect(s.run(`cd ${WS}/other; exit 0`)).toMatchObject({ optionId: 'allow' });
+    expect(s.run('echo hello > out.txt')).toMatchObject({ optionId: 'reject', by: 'protected-out' });
   });
 
   it('a denied call did not run: the shell stays', async () => {
