@@ -121,3 +121,27 @@ describe('merging what the agent announced before', () => {
     expect(call.directoryHints?.at(-1)).toBe(TOO_MANY_DIRECTORY_HINTS);
   });
 });
+
+describe('what the analysis says about the shell\'s directory (finalCwd, an unknown start)', () => {
+  it('finalCwd follows top-level cds only', async () => {
+    const analyzer = await shell();
+    const final = (line: string) => analyzer.analyze(line, { cwd: '/w', home: '/h' }).finalCwd;
+    expect(final('cd sub && true')).toBe('/w/sub');
+    expect(final('cd sub; cd ../other')).toBe('/w/other');
+    expect(final('true')).toBe('/w');
+    for (const line of ['(cd sub)', 'cd sub | cat', 'cd sub &', 'bash -c "cd sub"']) expect(final(line), line).toBe('/w');
+    for (const line of ['cd "$X"', 'true || cd sub', 'cd -']) expect(final(line), line).toBeNull();
+  });
+
+  it('from an unknown start, only what follows an absolute cd is resolvable', async () => {
+    const analyzer = await shell();
+    const unknownStart = (line: string) => analyzer.analyze(line, { cwd: '/w', home: '/h', cwdUnknown: true });
+    expect(unknownStart('true').unresolvable.length).toBeGreaterThan(0);
+    expect(unknownStart('cd rel && true')).toMatchObject({ finalCwd: null });
+    expect(unknownStart('cd rel && true').unresolvable.length).toBeGreaterThan(0);
+    expect(unknownStart('cd /abs && echo x > out.txt')).toMatchObject({ finalCwd: '/abs', unresolvable: [], redirections: [{ path: '/abs/out.txt' }] });
+    expect(unknownStart('cd && true')).toMatchObject({ finalCwd: '/h', unresolvable: [] });
+    // The same line from a known start is another analysis (the cache keeps them apart).
+    expect(analyzer.analyze('true', { cwd: '/w', home: '/h' }).unresolvable).toEqual([]);
+  });
+});
