@@ -64,6 +64,7 @@ export class SessionShells {
    */
   cwdFor(sessionId: string, call: ToolCallState, env: ShellEnv): readonly string[] | null | undefined {
     const persistence = shellPersistence(env.agent, call);
+    if (persistence === 'none') return undefined;
     const starts = this.startsFor(sessionId, persistence, env);
     const known = starts === undefined ? [env.canonicalize(env.workspace)] : starts;
     bounded(this.judged).set(key(sessionId, call.toolCallId), { persistence, starts: known });
