@@ -335,6 +335,9 @@ export class Broker {
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
     const finished = this.state.noteToolCallUpdate(p.sessionId, update);
     if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
+    if (!finished) return;
+    const workspace = this.workspaceOf(p.sessionId);
+    this.state.shells.noteFinished(p.sessionId, finished.finished, this.shellEnv(workspace), (shellCwd) => this.factsOf(workspace, finished.finished, shellCwd));
   }
 
   /** An fs/terminal request that arrived before the engine was ready: held, and refusable meanwhile. */
@@ -386,7 +389,7 @@ export class Broker {
     if (typeof toolCall.toolCallId === 'string') this.state.noteAsked(sessionId, toolCall.toolCallId);
     let decided: { facts: CallFacts; evaluation: Evaluation } | undefined;
     try {
-      decided = this.decide(sessionId, this.state.mergedToolCall(sessionId, toolCall));
+      decided = this.decide(sessionId, this.state.mergedToolCall(sessionId, toolCall), true);
     } catch (error) {
       // Fail closed: an error never becomes an allow.
       this.deps.log(`acp-broker: error while deciding a permission request: ${(error as Error).stack ?? error}`);
@@ -557,6 +560,7 @@ export class Broker {
     // When it happened and how long it took are taken now; the event is built when the audit work runs.
     const time = this.deps.clock();
     const latencyMs = performance.now() - call.started;
+    this.state.shells.noteVerdict(call.sessionId, call.toolCallId, how.decision, call.facts);
     this.audit(() => decisionEvent({
       time, decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
       sessionId: call.sessionId, toolCallId: call.toolCallId, facts: call.facts, evaluation: call.evaluation,
@@ -645,13 +649,23 @@ export class Broker {
     }));
   }
 
-  private decide(sessionId: string | undefined, call: ToolCallState): { facts: CallFacts; evaluation: Evaluation } {
+  /** `agentShell`: the call may run in the agent's own shell, whose directory the session remembers. */
+  private decide(sessionId: string | undefined, call: ToolCallState, agentShell = false): { facts: CallFacts; evaluation: Evaluation } {
     const workspace = this.workspaceOf(sessionId);
-    const facts = extractFacts(call, {
-      workspace, home: this.deps.home, agent: this.state.agentName, shell: this.deps.shell, canonicalize: this.deps.canonicalize,
-    });
+    const shellCwd = agentShell && sessionId !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
+    const facts = this.factsOf(workspace, call, shellCwd);
     const evaluation = evaluate(this.deps.policyFor(workspace), facts, { home: this.deps.home, canonicalize: this.deps.canonicalize, ...(this.lookup ? { grants: this.lookup } : {}) });
     return { facts, evaluation };
+  }
+
+  private factsOf(workspace: string, call: ToolCallState, shellCwd: readonly string[] | null | undefined): CallFacts {
+    const { home, shell, canonicalize } = this.deps;
+    return extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, shellCwd });
+  }
+
+  private shellEnv(workspace: string) {
+    const { canonicalize } = this.deps;
+    return { agent: this.state.agentName, workspace, canonicalize: (path: string) => { const resolved = canonicalize(path); return typeof resolved === 'string' ? resolved : path; } };
   }
 
   private workspaceOf(sessionId: string | undefined): string {

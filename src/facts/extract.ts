@@ -1,8 +1,8 @@
-import { posix } from 'node:path';
 import type { Access, CallFacts, PathFact, PathOrigin, ToolKind } from '../core/facts.js';
 import type { CommandAnalysis, ShellAnalyzer } from '../shell/types.js';
 import { inferKind } from './infer-kind.js';
 import { isUnresolvablePath, resolveGlobPath, resolvePath, type PathCanonicalizer } from './paths.js';
+import { analyzeShellCall } from './shell-call.js';
 import type { ToolCallState } from './tool-call.js';
 
 export interface ExtractContext {
@@ -12,14 +12,20 @@ export interface ExtractContext {
   readonly agent: string | undefined;
   readonly shell: ShellAnalyzer;
   readonly canonicalize: PathCanonicalizer;
+  /**
+   * The directories the session's own shell may be in, for agents whose shell keeps its directory
+   * between calls (session/shell-state.ts): undefined when the call starts a fresh shell, null when not known.
+   */
+  readonly shellCwd?: readonly string[] | null;
 }
 
 /** rawInput fields that hold one path, by the agents that use them. */
 const SINGLE_PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filePath', 'absolute_path', 'target_file', 'dir_path', 'directory'];
+/** A shell call's `dir_path` / `directory` is where its command runs (shell-call.ts), not a path it uses. */
+const SHELL_CALL_PATH_FIELDS = SINGLE_PATH_FIELDS.filter((field) => field !== 'dir_path' && field !== 'directory');
 const PATH_LIST_FIELDS = ['paths', 'file_paths'];
 const URL_FIELDS = ['url', 'uri'];
 const URL_LIST_FIELDS = ['urls'];
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash']);
 
 /** Turn a merged tool call into the facts rules see. Pure apart from the injected canonicalizer. */
 export function extractFacts(call: ToolCallState, context: ExtractContext): CallFacts {
@@ -51,6 +57,8 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     for (const path of resolved.expansions) add({ path, access, origin });
   };
   const accessForKind = defaultAccess(kind);
+  // A command runs whatever kind the agent gives the call (codex labels `cat x` as a read).
+  const shellCall = analyzeShellCall(call, kind, context);
 
   for (const location of call.locations ?? []) {
     if (isRecord(location)) addPath(location.path, accessForKind, 'locations');
@@ -62,7 +70,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     }
   }
   if (raw) {
-    for (const field of SINGLE_PATH_FIELDS) addPath(raw[field], accessForKind, 'rawInput');
+    for (const field of shellCall ? SHELL_CALL_PATH_FIELDS : SINGLE_PATH_FIELDS) addPath(raw[field], accessForKind, 'rawInput');
     for (const field of PATH_LIST_FIELDS) {
       const list = raw[field];
       if (Array.isArray(list)) for (const p of list) addPath(p, accessForKind, 'rawInput');
@@ -74,15 +82,12 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     }
   }
 
-  let shell: CommandAnalysis | undefined;
-  // A command runs whatever kind the agent gives the call (codex labels `cat x` as a read).
-  const shellLine = shellLineOf(raw?.command, raw?.args) ?? (kind === 'execute' ? shellLineFromTitle(title) : undefined);
-  if (kind === 'execute' && shellLine === undefined) unresolvable.push('execute call without a command to analyse');
-  if (shellLine !== undefined) {
-    const cwd = typeof raw?.cwd === 'string' && posix.isAbsolute(raw.cwd) ? raw.cwd : context.workspace;
-    shell = context.shell.analyze(shellLine, { cwd, home: context.home });
-    unresolvable.push(...shell.unresolvable);
-    for (const r of shell.redirections) addPath(r.kernelPath ?? r.path, r.access === 'read' ? 'read' : 'write', 'redirect', cwd, r.glob === true);
+  const shell: CommandAnalysis | undefined = shellCall?.analysis;
+  const shellLine = shellCall?.line;
+  if (kind === 'execute' && shellCall === undefined) unresolvable.push('execute call without a command to analyse');
+  if (shellCall && shell) {
+    unresolvable.push(...shellCall.unresolvable, ...shell.unresolvable);
+    for (const r of shell.redirections) addPath(r.kernelPath ?? r.path, r.access === 'read' ? 'read' : 'write', 'redirect', context.workspace, r.glob === true);
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);
@@ -123,37 +128,6 @@ function addCodexChanges(changes: unknown, addPath: (p: unknown, access: Access,
       if (isRecord(change.update)) addPath(change.update.move_path, 'write', 'rawInput');
     }
   }
-}
-
-/** `command` as a string, or as argv (`["/bin/bash","-lc",SCRIPT]` unwrapped to SCRIPT). */
-export function shellLineOf(command: unknown, args?: unknown): string | undefined {
-  if (typeof command === 'string' && command.trim() !== '') {
-    if (Array.isArray(args) && args.length > 0 && args.every((a) => typeof a === 'string')) {
-      return [command, ...(args as string[])].map(quoteWord).join(' ');
-    }
-    return command;
-  }
-  if (Array.isArray(command) && command.length > 0 && command.every((a) => typeof a === 'string')) {
-    const argv = command as string[];
-    const program = posix.basename(argv[0]!);
-    const flags = argv.slice(1, -1);
-    if (SHELLS.has(program) && argv.length >= 3 && flags.every((f) => /^-[a-z]+$/.test(f)) && flags.some((f) => f.includes('c'))) {
-      return argv[argv.length - 1];
-    }
-    return argv.map(quoteWord).join(' ');
-  }
-  return undefined;
-}
-
-/** gemini sends no rawInput: its execute title is the command. Old claude wraps it in backticks. */
-function shellLineFromTitle(title: string | undefined): string | undefined {
-  if (title === undefined || title.trim() === '') return undefined;
-  const backticked = /^`([^`]*)`$/s.exec(title.trim());
-  return backticked ? backticked[1] : title;
-}
-
-function quoteWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function stringOr(value: unknown): string | undefined {

@@ -1,5 +1,6 @@
 import { idKey, type RpcId } from '../protocol/jsonrpc.js';
 import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
+import { SessionShells } from './shell-state.js';
 
 const MAX_TRACKED_TOOL_CALLS = 10_000;
 
@@ -17,6 +18,8 @@ const MAX_PENDING_REQUESTS = 10_000;
  */
 export class SessionState {
   agentName: string | undefined;
+  /** Where each session's persistent shell is (agents whose shell keeps its directory between calls). */
+  readonly shells = new SessionShells();
   private readonly cwdBySession = new Map<string, string>();
   /** session/new, load and resume requests waiting for the agent's result: their method, cwd and session. */
   private readonly pendingSessionRequests = new Map<string, SessionRequest>();

@@ -3,7 +3,7 @@
  * and the reasons it cannot be resolved statically. Never throws. Results that are cached (and so
  * shared) are deeply frozen; freezing every one-off result would cost a tenth of the analysis.
  */
-import { AnalysisCollector, newScope } from './collector.js';
+import { AnalysisCollector, forgetCwd, newScope } from './collector.js';
 import { LruCache } from './lru-cache.js';
 import { loadBashParser, type BashParser } from './parser.js';
 import { parsePlainLine } from './plain-line.js';
@@ -44,7 +44,7 @@ export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): P
   return {
     analyze(line, context) {
       try {
-        const key = cache && `${context.cwd}\0${context.home}\0${line}`;
+        const key = cache && `${context.cwdUnknown === true ? '?' : ''}${context.cwd}\0${context.home}\0${line}`;
         const cached = key === undefined ? undefined : cache?.get(key);
         if (cached) return cached;
         parsedFully = false;
@@ -77,13 +77,16 @@ function analyzeLine(parser: BashParser, line: string, context: ShellContext): C
     collector.unresolvable('the context cwd and home must be absolute paths');
     return collector.result();
   }
+  const scope = newScope(context.cwd);
+  if (context.cwdUnknown === true) forgetCwd(scope);
   try {
-    new StatementWalker(collector, parser).analyzeScript(text, newScope(context.cwd), { wrappers: [], stdin: { kind: 'inherited' } });
+    new StatementWalker(collector, parser).analyzeScript(text, scope, { wrappers: [], stdin: { kind: 'inherited' } });
   } catch (error) {
     // Fail closed: whatever was found so far stays (so deny rules still see it), nothing is allowed.
     collector.unresolvable(`internal error while analysing: ${describe(error)}`);
+    return collector.result();
   }
-  return collector.result();
+  return { ...collector.result(), finalCwd: scope.cwd ?? null };
 }
 
 function describe(error: unknown): string {

@@ -24,9 +24,13 @@ export function applyDirectoryChange(argv: readonly Word[], scope: Scope, home: 
   const target: Word = operands[0] ?? { text: home, dynamic: false, glob: false, tildeUnresolved: false, history: false };
   if (operands.length > 1 || !isStaticDirectory(target)) return forgetCwd(scope);
   if (program === 'pushd' && /^[+-]\d+$/.test(target.text)) return forgetCwd(scope); // rotates the stack
-  if (scope.cwd === undefined) return;
-  const next = resolvePath(scope.cwd, target.text);
-  if (program === 'pushd') scope.dirStack?.push(scope.cwd);
+  // An absolute target is known wherever the shell was before.
+  if (scope.cwd === undefined && !target.text.startsWith('/')) return;
+  const next = resolvePath(scope.cwd ?? '/', target.text);
+  if (program === 'pushd') {
+    if (scope.cwd === undefined) scope.dirStack = undefined; // pushed an unknown directory
+    else scope.dirStack?.push(scope.cwd);
+  }
   scope.cwd = next;
   scope.lastKnownCwd = next;
 }

@@ -52,6 +52,11 @@ export interface CommandAnalysis {
    * invisible characters, …). Non-empty means: an allow rule can never allow this line.
    */
   readonly unresolvable: readonly string[];
+  /**
+   * The directory the shell is in after the line, as far as its top-level `cd`s tell (a `cd` in a
+   * subshell, pipeline part or background job does not move it); null when not known statically.
+   */
+  readonly finalCwd?: string | null;
 }
 
 export interface ShellContext {
@@ -59,6 +64,11 @@ export interface ShellContext {
   readonly cwd: string;
   /** Absolute home directory, for `~`. */
   readonly home: string;
+  /**
+   * The line starts in a directory that is not known (`cwd` is only the last one known): whatever
+   * runs before an absolute `cd` is unresolvable, and relative paths resolve against `cwd` only for deny rules.
+   */
+  readonly cwdUnknown?: boolean;
 }
 
 export interface ShellAnalyzer {

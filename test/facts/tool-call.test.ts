@@ -19,7 +19,7 @@ describe('merged tool-call state', () => {
     const claude = mergeToolCall(undefined, { toolCallId: 'a', rawInput: { command: 'ls' }, title: '`ls`' });
     const gemini = mergeToolCall(undefined, { kind: 'execute', locations: [], content: [], title: 'ls', status: 'pending', toolCallId: 'b' });
     const custom = mergeToolCall(undefined, { toolCallId: 'c', _meta: { x: 1 }, name: 'Bash', somethingElse: 1 });
-    const layout = ['toolCallId', 'title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', '_meta'];
+    const layout = ['toolCallId', 'title', 'name', 'kind', 'status', 'content', 'locations', 'rawInput', '_meta', 'directoryHints'];
     for (const state of [claude, gemini, custom]) expect(Object.keys(state)).toEqual(layout);
     expect(custom).not.toHaveProperty('somethingElse');
   });
