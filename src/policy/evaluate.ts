@@ -5,7 +5,7 @@ import type { SimpleCommand } from '../shell/types.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import { urlCandidates } from './hosts.js';
 import { describeItem, itemsOf, type CallItem } from './items.js';
-import { pathContext } from './patterns.js';
+import { pathContext } from './path-context.js';
 import type { Layer, PathContext, PolicyFile, PolicySet, Rule, RuleConditions } from './types.js';
 
 export interface RuleMatch {
