@@ -3,6 +3,7 @@ import type { AnswerSource, AuditEventV1, CancelledBy, Outcome } from '../audit/
 import { decisionEvent } from '../audit/event.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { CallFacts } from '../core/facts.js';
+import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
@@ -27,6 +28,8 @@ export interface BrokerDeps {
   /** Workspace for sessions the broker never saw start (the broker's own cwd). */
   readonly fallbackWorkspace: string;
   readonly canonicalize: PathCanonicalizer;
+  /** Whether a path exists, for deny-only facts about arguments of unmodelled programs. */
+  readonly fileExists: FileExists;
   readonly nonInteractive: boolean;
   /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
   readonly grants?: GrantStore;
@@ -53,7 +56,7 @@ export interface BrokerDeps {
 }
 
 /** What deciding itself needs: the policy, the parser, paths, grants and the clock — no I/O to the peers. */
-export type DecisionDeps = Pick<BrokerDeps, 'policyFor' | 'shell' | 'home' | 'fallbackWorkspace' | 'canonicalize' | 'grants' | 'nonInteractive' | 'clock'>;
+export type DecisionDeps = Pick<BrokerDeps, 'policyFor' | 'shell' | 'home' | 'fallbackWorkspace' | 'canonicalize' | 'fileExists' | 'grants' | 'nonInteractive' | 'clock'>;
 
 /** A permission request the broker answers itself but has not answered yet. */
 interface Held {
@@ -576,6 +579,7 @@ export class Broker {
     const workspace = this.workspaceOf(sessionId);
     const facts = extractFacts(call, {
       workspace, home: this.deps.home, agent: this.state.agentName, shell: this.deps.shell, canonicalize: this.deps.canonicalize,
+      fileExists: this.deps.fileExists,
     });
     const evaluation = evaluate(this.deps.policyFor(workspace), facts, { home: this.deps.home, ...(this.lookup ? { grants: this.lookup } : {}) });
     return { facts, evaluation };

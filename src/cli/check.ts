@@ -8,6 +8,7 @@ import { isPermissionOption } from '../protocol/acp.js';
 import { evaluate, type Evaluation } from '../policy/evaluate.js';
 import { nonInteractiveFallback } from '../policy/types.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { diskFileExists } from '../platform/file-exists.js';
 import { single, type ParsedArgs } from './args.js';
 import { loadEngine } from './engine.js';
 
@@ -30,7 +31,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   if (!engine) return 2;
   const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
   const facts = extractFacts(mergeToolCall(undefined, params.toolCall), {
-    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize: realpathCanonicalizer(),
+    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(),
   });
   const policy = engine.policies.forWorkspace(cwd);
   const evaluation = evaluate(policy, facts, { home: engine.dirs.home });

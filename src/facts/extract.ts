@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { Access, CallFacts, PathFact, PathOrigin, ToolKind } from '../core/facts.js';
 import type { CommandAnalysis, ShellAnalyzer } from '../shell/types.js';
+import { shellPathFacts, type FileExists } from './argument-facts.js';
 import { inferKind } from './infer-kind.js';
 import { resolvePath, type PathCanonicalizer } from './paths.js';
 import type { ToolCallState } from './tool-call.js';
@@ -12,6 +13,8 @@ export interface ExtractContext {
   readonly agent: string | undefined;
   readonly shell: ShellAnalyzer;
   readonly canonicalize: PathCanonicalizer;
+  /** For deny-only facts: whether an argument of an unmodelled program names an existing file. */
+  readonly fileExists: FileExists;
 }
 
 /** rawInput fields that hold one path, by the agents that use them. */
@@ -32,13 +35,13 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const unresolvable: string[] = [];
   const paths: PathFact[] = [];
   const seen = new Set<string>();
-  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace) => {
+  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = {}) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
     const path = resolvePath(rawPath, cwd, context.home, context.canonicalize);
-    const key = `${access}\0${path}`;
+    const key = `${access}\0${flags.glob ? 'glob' : ''}\0${path}`; // a deny-only fact adds nothing to an equal one
     if (seen.has(key)) return;
     seen.add(key);
-    paths.push({ path, access, origin });
+    paths.push({ path, access, origin, ...flags });
   };
   const accessForKind = defaultAccess(kind);
 
@@ -72,7 +75,9 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     const cwd = typeof raw?.cwd === 'string' && posix.isAbsolute(raw.cwd) ? raw.cwd : context.workspace;
     shell = context.shell.analyze(shellLine, { cwd, home: context.home });
     unresolvable.push(...shell.unresolvable);
-    for (const r of shell.redirections) addPath(r.path, r.access === 'read' ? 'read' : 'write', 'redirect', cwd);
+    const found = shellPathFacts(shell, context.fileExists);
+    unresolvable.push(...found.unresolvable);
+    for (const fact of found.facts) addPath(fact.path, fact.access, fact.origin, cwd, fact.flags);
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

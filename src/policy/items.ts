@@ -20,10 +20,20 @@ export function itemsOf(facts: CallFacts): CallItem[] {
   return items;
 }
 
+/** A path only deny rules see (an existing file named by an argument of an unmodelled program). */
+export function isDenyOnly(item: CallItem): boolean {
+  return item.type === 'path' && item.path.denyOnly === true;
+}
+
+/** A path that is a bash glob pattern: never allowed (see evaluate's combination). */
+export function isGlobPath(item: CallItem): boolean {
+  return item.type === 'path' && item.path.glob === true;
+}
+
 export function describeItem(item: CallItem): string {
   switch (item.type) {
     case 'command': return item.command.argv.join(' ');
-    case 'path': return `${item.path.access} ${item.path.path}`;
+    case 'path': return `${item.path.access} ${item.path.path}${item.path.glob ? ' (glob)' : ''}${item.path.denyOnly ? ' (argument of an unmodelled program)' : ''}`;
     case 'url': return item.url;
     case 'none': return '(call)';
   }

@@ -81,7 +81,12 @@ function describeHeredoc(node: SyntaxNode): RedirectDescription {
   };
 }
 
-/** Records a file redirect's target as a Redirection, resolved against the scope's cwd. */
+/**
+ * Records a file redirect's target as a Redirection, resolved against the scope's cwd. An unquoted
+ * glob in the target is expanded by bash (not in POSIX mode): one match → that file, none → the
+ * word literally, several → "ambiguous redirect" (nothing written). So the target is reported as a
+ * pattern (`glob: true`) that may name any file it matches.
+ */
 export function recordFileRedirect(
   redirect: Extract<RedirectDescription, { kind: 'file' }>,
   scope: Scope,
@@ -95,12 +100,12 @@ export function recordFileRedirect(
   }
   const path = resolvePath(collector.cwdFor(scope), word.text);
   if (isHarmlessDevice(path)) return;
-  collector.redirections.push({ path, access: redirect.access, operator: redirect.operator });
+  collector.redirections.push({ path, access: redirect.access, operator: redirect.operator, ...(word.glob ? { glob: true } : {}) });
 }
 
 /** Records a file written by a command's own option (`time -o f`, `find -fprint f`). */
 export function recordWrittenFile(
-  word: { text: string; dynamic: boolean; tildeUnresolved: boolean },
+  word: { text: string; dynamic: boolean; tildeUnresolved: boolean; glob?: boolean },
   operator: string,
   scope: Scope,
   collector: AnalysisCollector,
@@ -110,5 +115,5 @@ export function recordWrittenFile(
     return;
   }
   const path = resolvePath(collector.cwdFor(scope), word.text);
-  if (!isHarmlessDevice(path)) collector.redirections.push({ path, access: 'write', operator });
+  if (!isHarmlessDevice(path)) collector.redirections.push({ path, access: 'write', operator, ...(word.glob ? { glob: true } : {}) });
 }

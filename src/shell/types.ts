@@ -29,7 +29,8 @@ export interface SimpleCommand {
 export interface Redirection {
   /** Absolute target path, resolved against the cwd in force at that point of the line. */
   readonly path: string;
-  readonly access: 'read' | 'write';
+  /** `delete` only for files a program removes through its arguments (`rm f`, `mv f g`). */
+  readonly access: 'read' | 'write' | 'delete';
   /** The operator as written: '>', '>>', '>|', '&>', '<', …; for a file a program opens through its arguments, the program. */
   readonly operator: string;
   /**

@@ -47,7 +47,7 @@ export async function harness(policy: PolicySet, options: { nonInteractive?: boo
   let n = 0;
   const broker = new Broker({
     policyFor: () => policy, shell: options.shell ?? await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
-    canonicalize: lexicalOnly, nonInteractive: options.nonInteractive ?? false, audit: { write: (e) => audit.push(e), close: async () => {} },
+    canonicalize: lexicalOnly, fileExists: () => false, nonInteractive: options.nonInteractive ?? false, audit: { write: (e) => audit.push(e), close: async () => {} },
     clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     ...(options.grants ? { grants: options.grants } : {}),
     ...(options.decisionsReady ? { decisionsReady: options.decisionsReady } : {}),

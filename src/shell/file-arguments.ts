@@ -1,0 +1,118 @@
+/**
+ * Files a command opens through its arguments (`cat .env`, `cp a b`, `sort -o f`, `git show
+ * HEAD:.env`), from the argument roles of argument-roles.ts and special-arguments.ts. They are
+ * reported as Redirections with the program as operator, so path rules see them as they see a
+ * redirect: an allow rule for `cat` does not allow reading ~/.ssh/id_rsa.
+ */
+import { hasOption, parseArguments, type ParsedArguments } from './argument-grammar.js';
+import { roleSpec, type FileAccess, type FileArgument, type FileRoles, type RoleSpec } from './argument-roles.js';
+import type { AnalysisCollector, Scope } from './collector.js';
+import { isHarmlessDevice, resolvePath } from './paths.js';
+import { copyFiles, specialFileArguments, SPECIAL_PROGRAMS } from './special-arguments.js';
+import type { Word } from './words.js';
+
+const CWD: Word = { text: '.', dynamic: false, glob: false, tildeUnresolved: false, history: false };
+
+/**
+ * Whether every argument of `program` that could name a file has a modelled role. Others (git,
+ * curl, unknown programs) report what they know and their remaining words get the facts layer's
+ * deny-only existence check.
+ */
+export function hasCompleteArgumentRoles(program: string): boolean {
+  return roleSpec(program) !== undefined || (Object.hasOwn(SPECIAL_PROGRAMS, program) && SPECIAL_PROGRAMS[program] === 'complete');
+}
+
+/** The files `program` opens through `args` (the words after the program); undefined when not modelled at all. */
+export function fileArguments(program: string, args: readonly Word[]): FileRoles | undefined {
+  const spec = roleSpec(program);
+  if (spec) return fromSpec(spec, args);
+  return specialFileArguments(program, args);
+}
+
+function fromSpec(spec: RoleSpec, args: readonly Word[]): FileRoles {
+  const parsed = parseArguments(args, {
+    valued: new Set([...(spec.valued ?? []), ...Object.keys(spec.files ?? {}), ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? [])]),
+    attachedOnly: new Set(spec.attachedOnly ?? []),
+    twoValues: new Set(spec.twoValues ?? []),
+    fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
+    plusWords: !!spec.plusWords,
+  });
+  const files: FileArgument[] = [];
+  const unknown: string[] = [];
+  for (const option of parsed.options) {
+    const access = spec.files && Object.hasOwn(spec.files, option.name) ? spec.files[option.name] : undefined;
+    const value = spec.twoValues?.includes(option.name) ? option.value2 : option.value;
+    if (access && value) files.push({ word: value, access });
+    if (spec.unknownFiles?.includes(option.name)) unknown.push(`${option.name} names files or a program not known from the line`);
+  }
+  const lead = spec.leadGivenBy && hasOption(parsed, spec.leadGivenBy) ? 0 : (spec.lead ?? 0);
+  const positionals = parsed.positionals.slice(lead).filter((use) => !(spec.assignments && isAssignment(use.word)));
+  const access = (base: readonly FileAccess[]): readonly FileAccess[] =>
+    spec.inPlace && hasOption(parsed, spec.inPlace) ? [...base, 'write'] : base;
+  const layout = spec.layout;
+  switch (layout.kind) {
+    case 'none':
+      break;
+    case 'each':
+      for (const use of positionals) for (const a of access(layout.access)) files.push({ word: use.word, access: a });
+      if (positionals.length === 0 && (spec.cwdByDefault || (spec.recursive && isRecursive(parsed, spec.recursive)))) {
+        files.push({ word: CWD, access: 'read' });
+      }
+      break;
+    case 'in-out':
+      if (positionals[0]) files.push({ word: positionals[0].word, access: 'read' });
+      if (positionals[1]) files.push({ word: positionals[1].word, access: 'write' });
+      break;
+    case 'first':
+      if (positionals[0]) files.push({ word: positionals[0].word, access: layout.access });
+      break;
+    case 'copy':
+      files.push(...copyFiles(parsed, positionals, layout.sources, spec.targetDirectory ?? []));
+      break;
+  }
+  return { files, unknown };
+}
+
+function isRecursive(parsed: ParsedArguments, options: readonly string[]): boolean {
+  return parsed.options.some((option) => options.includes(option.name)
+    || ((option.name === '-d' || option.name === '--directories') && option.value?.text === 'recurse'));
+}
+
+function isAssignment(word: Word): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text);
+}
+
+/**
+ * Records the file arguments of one command as Redirections. A file known only at run time (`cat
+ * $F`, names supplied by xargs / find -exec) makes the line unresolvable: the file is unknown.
+ */
+export function recordFileArguments(
+  program: string, args: readonly Word[], suppliedArguments: boolean, scope: Scope, collector: AnalysisCollector,
+): void {
+  const roles = fileArguments(program, args);
+  if (!roles) return;
+  for (const reason of roles.unknown) collector.unresolvable(`${program}: ${reason}`);
+  if (suppliedArguments && hasCompleteArgumentRoles(program) && roleSpec(program)?.layout.kind !== 'none') {
+    collector.unresolvable(`${program} opens files whose names are supplied at run time`);
+  }
+  for (const file of roles.files) recordFile(file, program, scope, collector);
+}
+
+function recordFile(file: FileArgument, program: string, scope: Scope, collector: AnalysisCollector): void {
+  const { word, base } = file;
+  if (word.text === '-' && !base) return; // standard input or output
+  const unknown = [word, ...(base ? [base] : [])].find((w) => w.dynamic || w.tildeUnresolved || w.text === '');
+  if (unknown) {
+    collector.unresolvable(`file ${verb(file.access)} by ${program} known only at run time: ${unknown.text}`);
+    return;
+  }
+  const cwd = collector.cwdFor(scope);
+  const path = resolvePath(base ? resolvePath(cwd, base.text) : cwd, word.text);
+  if (isHarmlessDevice(path)) return;
+  const glob = word.glob || !!base?.glob;
+  collector.redirections.push({ path, access: file.access, operator: program, ...(glob ? { glob: true } : {}) });
+}
+
+function verb(access: FileAccess): string {
+  return access === 'read' ? 'read' : access === 'write' ? 'written' : 'deleted';
+}
