@@ -59,6 +59,8 @@ export interface RoleSpec {
   /** Positionals that look like `NAME=value` are assignments, not files (awk). */
   readonly assignments?: boolean;
   readonly plusWords?: boolean;
+  /** The leading positional (or `-e` values) is a script that may open files itself. */
+  readonly script?: 'sed' | 'awk';
 }
 
 const READ_ALL: Layout = { kind: 'each', access: ['read'] };
@@ -79,11 +81,12 @@ const GREP: RoleSpec = {
 const AWK: RoleSpec = {
   layout: READ_ALL,
   lead: 1,
-  leadGivenBy: ['-f', '--file', '-E', '--exec'],
-  valued: ['-v', '--assign', '-F', '--field-separator', '-l', '--load', '-W'],
+  leadGivenBy: ['-f', '--file', '-E', '--exec', '-e', '--source'],
+  valued: ['-e', '--source', '-v', '--assign', '-F', '--field-separator', '-l', '--load', '-W'],
   files: { '-f': 'read', '--file': 'read', '-E': 'read', '--exec': 'read', '-i': 'read', '--include': 'read' },
   attachedOnly: ['-o', '--pretty-print', '-p', '--profile', '-d', '--dump-variables'],
   assignments: true,
+  script: 'awk',
 };
 const COMPRESS_ONLY_READ: RoleSpec = { layout: READ_ALL };
 
@@ -143,6 +146,7 @@ const SPECS: Readonly<Record<string, RoleSpec>> = {
     files: { '-f': 'read', '--file': 'read' },
     attachedOnly: ['-i', '--in-place'],
     inPlace: ['-i', '--in-place'],
+    script: 'sed',
   },
   awk: AWK,
   gawk: AWK,
@@ -154,7 +158,7 @@ const SPECS: Readonly<Record<string, RoleSpec>> = {
     leadGivenBy: ['-f', '--from-file'],
     valued: ['--indent', '-L'],
     twoValues: ['--arg', '--argjson', '--slurpfile', '--rawfile'],
-    files: { '-f': 'read', '--from-file': 'read' },
+    files: { '-f': 'read', '--from-file': 'read', '--rawfile': 'read', '--slurpfile': 'read' },
     unknownFiles: ['--args', '--jsonargs'],
   },
   source: { layout: { kind: 'first', access: 'read' } },

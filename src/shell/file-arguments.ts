@@ -11,6 +11,16 @@ import { isHarmlessDevice, resolvePath } from './paths.js';
 import { copyFiles, specialFileArguments, SPECIAL_PROGRAMS } from './special-arguments.js';
 import type { Word } from './words.js';
 
+/**
+ * Scripts that may open files or run commands: sed `w`/`W`/`r`/`R`/`e` commands and the `w`/`e`
+ * flags of `s`; awk `system`, `getline`, pipes, output redirection, `@load`/`@include`. Loose on
+ * purpose (`s/read/x/` counts): a false hit only asks.
+ */
+const SCRIPT_OPENS_FILES = {
+  sed: /(?:^|[\s;{}!\d$/,])[wWrRe]/,
+  awk: /system|getline|[|>]|@load|@include/,
+} as const;
+
 const CWD: Word = { text: '.', dynamic: false, glob: false, tildeUnresolved: false, history: false };
 
 /**
@@ -46,6 +56,10 @@ function fromSpec(spec: RoleSpec, args: readonly Word[]): FileRoles {
     if (spec.unknownFiles?.includes(option.name)) unknown.push(`${option.name} names files or a program not known from the line`);
   }
   const lead = spec.leadGivenBy && hasOption(parsed, spec.leadGivenBy) ? 0 : (spec.lead ?? 0);
+  if (spec.script) {
+    const scripts = [...parsed.positionals.slice(0, lead).map((use) => use.word), ...parsed.options.filter((o) => ['-e', '--expression', '--source'].includes(o.name)).flatMap((o) => (o.value ? [o.value] : []))];
+    if (scripts.some((word) => word.dynamic || SCRIPT_OPENS_FILES[spec.script!].test(word.text))) unknown.push('its script may read or write other files or run commands');
+  }
   const positionals = parsed.positionals.slice(lead).filter((use) => !(spec.assignments && isAssignment(use.word)));
   const access = (base: readonly FileAccess[]): readonly FileAccess[] =>
     spec.inPlace && hasOption(parsed, spec.inPlace) ? [...base, 'write'] : base;
