@@ -2,7 +2,7 @@ import { strictest, type Decision } from '../core/decision.js';
 import type { CallFacts } from '../core/facts.js';
 import { commandMatcher, commandMatches, patternProgram, type CommandPattern } from '../shell/command-pattern.js';
 import type { SimpleCommand } from '../shell/types.js';
-import { describeItem, isDenyOnly, isGlobPath, itemsOf, type CallItem } from './items.js';
+import { denyRulesAmong, describeItem, isDenyOnly, isGlobPath, itemsOf, withoutGlobAllow, type CallItem } from './items.js';
 import type { Layer, PathContext, PolicyFile, PolicySet, Rule, RuleConditions } from './types.js';
 
 export interface RuleMatch {
@@ -157,19 +157,6 @@ function evaluateItem(
   else if (grant?.decision === 'allow' && ruleDecision !== 'deny' && !managedAsk) decision = 'allow';
   const label = command ? (command.label ??= describeItem(item)) : describeItem(item);
   return { item, label, decision, matches, grant };
-}
-
-/** Positions of the deny rules among `candidates`. */
-function denyRulesAmong(candidates: readonly number[], rules: readonly Rule[]): number[] {
-  return candidates.filter((position) => rules[position]!.decision === 'deny');
-}
-
-/**
- * A glob path (`cat .en?`, `echo x > .git/hook[s]/x`) may name any file it matches: an allow rule or
- * grant for its text says nothing about those files, so its allow is dropped (deny and ask stay).
- */
-function withoutGlobAllow(evaluation: ItemEvaluation): ItemEvaluation {
-  return isGlobPath(evaluation.item) && evaluation.decision === 'allow' ? { ...evaluation, decision: undefined } : evaluation;
 }
 
 const STRICT_PROGRAM = { strictProgram: true } as const;

@@ -4,7 +4,7 @@
  * reported as Redirections with the program as operator, so path rules see them as they see a
  * redirect: an allow rule for `cat` does not allow reading ~/.ssh/id_rsa.
  */
-import { hasOption, parseArguments, type ParsedArguments } from './argument-grammar.js';
+import { hasOption, parseArguments, type OptionGrammar, type ParsedArguments } from './argument-grammar.js';
 import { roleSpec, type FileAccess, type FileArgument, type FileRoles, type RoleSpec } from './argument-roles.js';
 import type { AnalysisCollector, Scope } from './collector.js';
 import { isHarmlessDevice, resolvePath } from './paths.js';
@@ -39,14 +39,25 @@ export function fileArguments(program: string, args: readonly Word[]): FileRoles
   return specialFileArguments(program, args);
 }
 
+const grammars = new WeakMap<RoleSpec, OptionGrammar>();
+
+function grammarOf(spec: RoleSpec): OptionGrammar {
+  let grammar = grammars.get(spec);
+  if (!grammar) {
+    grammar = {
+      valued: new Set([...(spec.valued ?? []), ...Object.keys(spec.files ?? {}), ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? [])]),
+      attachedOnly: new Set(spec.attachedOnly ?? []),
+      twoValues: new Set(spec.twoValues ?? []),
+      fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
+      plusWords: !!spec.plusWords,
+    };
+    grammars.set(spec, grammar);
+  }
+  return grammar;
+}
+
 function fromSpec(spec: RoleSpec, args: readonly Word[]): FileRoles {
-  const parsed = parseArguments(args, {
-    valued: new Set([...(spec.valued ?? []), ...Object.keys(spec.files ?? {}), ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? [])]),
-    attachedOnly: new Set(spec.attachedOnly ?? []),
-    twoValues: new Set(spec.twoValues ?? []),
-    fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
-    plusWords: !!spec.plusWords,
-  });
+  const parsed = parseArguments(args, grammarOf(spec));
   const files: FileArgument[] = [];
   const unknown: string[] = [];
   for (const option of parsed.options) {
