@@ -54,6 +54,8 @@ export interface RoleSpec {
   readonly cwdByDefault?: boolean;
   /** Options whose files are not known from the line (a list of names in a file, a program to run). */
   readonly unknownFiles?: readonly string[];
+  /** Options with which a `copy` layout only creates its positionals as directories (`install -d`). */
+  readonly makesDirectories?: readonly string[];
   /** Target-directory options of a `copy` layout. */
   readonly targetDirectory?: readonly string[];
   /** Positionals that look like `NAME=value` are assignments, not files (awk). */
@@ -165,7 +167,7 @@ const SPECS: Readonly<Record<string, RoleSpec>> = {
   '.': { layout: { kind: 'first', access: 'read' } },
   cp: { layout: { kind: 'copy', sources: ['read'] }, valued: ['-S', '--suffix'], attachedOnly: ['--backup', '--reflink', '--preserve', '--no-preserve', '--sparse', '--update'], targetDirectory: ['-t', '--target-directory'] },
   mv: { layout: { kind: 'copy', sources: ['read', 'delete'] }, valued: ['-S', '--suffix'], attachedOnly: ['--backup', '--update'], targetDirectory: ['-t', '--target-directory'] },
-  install: { layout: { kind: 'copy', sources: ['read'] }, valued: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix', '-Z'], targetDirectory: ['-t', '--target-directory'] },
+  install: { layout: { kind: 'copy', sources: ['read'] }, valued: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix', '-Z'], targetDirectory: ['-t', '--target-directory'], makesDirectories: ['-d', '--directory'] },
   rsync: {
     layout: { kind: 'copy', sources: ['read'] },
     valued: ['--rsync-path', '--exclude', '--include', '-f', '--filter', '-T', '--temp-dir', '--partial-dir', '--backup-dir', '--suffix', '--chmod', '--chown', '--usermap', '--groupmap', '--max-size', '--min-size', '--max-delete', '--bwlimit', '--timeout', '--contimeout', '--port', '-B', '--block-size', '--out-format', '--log-file-format', '--iconv', '--modify-window', '-M', '--remote-option', '--checksum-choice', '--compress-choice', '--compress-level', '--info', '--debug', '--sockopts', '--outbuf', '--stop-after', '--stop-at'],

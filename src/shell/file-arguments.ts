@@ -45,7 +45,8 @@ function grammarOf(spec: RoleSpec): OptionGrammar {
   let grammar = grammars.get(spec);
   if (!grammar) {
     grammar = {
-      valued: new Set([...(spec.valued ?? []), ...Object.keys(spec.files ?? {}), ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? [])]),
+      // An attached-only option is valued too: the rest of its cluster is its value (`sed -i.bak`).
+      valued: new Set([...(spec.valued ?? []), ...Object.keys(spec.files ?? {}), ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? []), ...(spec.attachedOnly ?? [])]),
       attachedOnly: new Set(spec.attachedOnly ?? []),
       twoValues: new Set(spec.twoValues ?? []),
       fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
@@ -92,7 +93,8 @@ function fromSpec(spec: RoleSpec, args: readonly Word[]): FileRoles {
       if (positionals[0]) files.push({ word: positionals[0].word, access: layout.access });
       break;
     case 'copy':
-      files.push(...copyFiles(parsed, positionals, layout.sources, spec.targetDirectory ?? []));
+      if (spec.makesDirectories && hasOption(parsed, spec.makesDirectories)) files.push(...positionals.map((use) => ({ word: use.word, access: 'write' as const })));
+      else files.push(...copyFiles(parsed, positionals, layout.sources, spec.targetDirectory ?? []));
       break;
   }
   return { files, unknown };
@@ -126,6 +128,9 @@ export function recordFileArguments(
 function recordFile(file: FileArgument, program: string, scope: Scope, collector: AnalysisCollector): void {
   const { word, base } = file;
   if (word.text === '-' && !base) return; // standard input or output
+  // `diff <(sort a) b`: a pipe (/dev/fd/N) whose commands the walker analyses; text after it cannot
+  // make a path through a pipe.
+  if (word.dynamic && !base && /^[<>]\(/.test(word.text)) return;
   const unknown = [word, ...(base ? [base] : [])].find((w) => w.dynamic || w.tildeUnresolved || w.text === '');
   if (unknown) {
     collector.unresolvable(`file ${verb(file.access)} by ${program} known only at run time: ${unknown.text}`);

@@ -95,6 +95,8 @@ describe('file arguments: writers, copies and deletes', () => {
     ['cp -t /tmp a', ['read /w/a', 'write /tmp', 'write /tmp/a']],
     ['mv a b', ['read /w/a', 'delete /w/a', 'write /w/b', 'write /w/b/a']],
     ['install -m 755 a /usr/bin/a', ['read /w/a', 'write /usr/bin/a', 'write /usr/bin/a/a']],
+    ['install -d /etc/x', ['write /etc/x']],
+    ['sed -if s/a/b/ f', ['read /w/f', 'write /w/f']],
     ['rsync -av --exclude x src/ host:/dst', ['read /w/src']],
     ['scp host:.env .', ['write /w', 'write /w/.env']],
     ['ln -s ../x link', ['read /x', 'write /w/link', 'write /w/link/x']],
@@ -163,8 +165,10 @@ describe('file arguments: what stays out, and what cannot be known', () => {
     }
   });
 
-  it('stdin/stdout `-` and /dev/null are not files', async () => {
+  it('stdin/stdout `-`, /dev/null and process substitutions are not files', async () => {
     expect(await filesOf('cat - /dev/null')).toEqual([]);
+    expect(await filesOf('diff <(sort a) b')).toEqual(['read /w/a', 'read /w/b']);
+    expect(await reasonsOf('diff <(sort a) <(sort b)')).toBe('');
   });
 
   it('a file known only at run time makes the line unresolvable', async () => {
