@@ -7,6 +7,7 @@
 import { hasOption, parseArguments, type OptionGrammar, type ParsedArguments } from './argument-grammar.js';
 import { roleSpec, type FileAccess, type FileArgument, type FileRoles, type RoleSpec } from './argument-roles.js';
 import type { AnalysisCollector, Scope } from './collector.js';
+import { programSpec } from './option-specs.js';
 import { isHarmlessDevice, resolvePath } from './paths.js';
 import { copyFiles, specialFileArguments, SPECIAL_PROGRAMS } from './special-arguments.js';
 import type { Word } from './words.js';
@@ -35,30 +36,34 @@ export function hasCompleteArgumentRoles(program: string): boolean {
 /** The files `program` opens through `args` (the words after the program); undefined when not modelled at all. */
 export function fileArguments(program: string, args: readonly Word[]): FileRoles | undefined {
   const spec = roleSpec(program);
-  if (spec) return fromSpec(spec, args);
+  if (spec) return fromSpec(program, spec, args);
   return specialFileArguments(program, args);
 }
 
-const grammars = new WeakMap<RoleSpec, OptionGrammar>();
+const grammars = new Map<string, OptionGrammar>();
 
-function grammarOf(spec: RoleSpec): OptionGrammar {
-  let grammar = grammars.get(spec);
+/** The spec's option grammar, with the valued options option-specs.ts knows for the program. */
+function grammarOf(program: string, spec: RoleSpec): OptionGrammar {
+  let grammar = grammars.get(program);
   if (!grammar) {
     grammar = {
       // An attached-only option is valued too: the rest of its cluster is its value (`sed -i.bak`).
-      valued: new Set([...(spec.valued ?? []), ...Object.keys(spec.files ?? {}), ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? []), ...(spec.attachedOnly ?? [])]),
+      valued: new Set([
+        ...programSpec(program).valued, ...(spec.valued ?? []), ...Object.keys(spec.files ?? {}),
+        ...(spec.targetDirectory ?? []), ...(spec.twoValues ?? []), ...(spec.attachedOnly ?? []),
+      ]),
       attachedOnly: new Set(spec.attachedOnly ?? []),
       twoValues: new Set(spec.twoValues ?? []),
       fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
       plusWords: !!spec.plusWords,
     };
-    grammars.set(spec, grammar);
+    grammars.set(program, grammar);
   }
   return grammar;
 }
 
-function fromSpec(spec: RoleSpec, args: readonly Word[]): FileRoles {
-  const parsed = parseArguments(args, grammarOf(spec));
+function fromSpec(program: string, spec: RoleSpec, args: readonly Word[]): FileRoles {
+  const parsed = parseArguments(args, grammarOf(program, spec));
   const files: FileArgument[] = [];
   const unknown: string[] = [];
   for (const option of parsed.options) {
