@@ -30,12 +30,14 @@ export interface ShellPathFacts {
 }
 
 export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists): ShellPathFacts {
-  const facts: ShellPathFact[] = analysis.redirections.map((r) => ({
+  const all: ShellPathFact[] = analysis.redirections.map((r) => ({
     path: r.path,
     access: r.access,
     origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
-    flags: r.glob ? { glob: true } : {},
+    flags: { ...(r.glob ? { glob: true } : {}), ...(r.denyOnly ? { denyOnly: true } : {}) },
   }));
+  // Deny-only facts last: beside an equal fact every rule sees, one only deny rules see adds nothing.
+  const facts = [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
   const unresolvable: string[] = [];
   let checks = 0;
   for (const command of analysis.commands) {

@@ -121,6 +121,7 @@ function isAssignment(word: Word): boolean {
 export function recordFileArguments(
   program: string, args: readonly Word[], suppliedArguments: boolean, scope: Scope, collector: AnalysisCollector,
 ): void {
+  if (!hasCompleteArgumentRoles(program)) recordGlobArguments(program, args, scope, collector);
   const roles = fileArguments(program, args);
   if (!roles) return;
   for (const reason of roles.unknown) collector.unresolvable(`${program}: ${reason}`);
@@ -128,6 +129,23 @@ export function recordFileArguments(
     collector.unresolvable(`${program} opens files whose names are supplied at run time`);
   }
   for (const file of roles.files) recordFile(file, program, scope, collector);
+}
+
+/**
+ * Glob words of a program whose roles are not (fully) modelled: bash expands them to files the
+ * program may open (`python3 x.py .en?` gets `.env`). The facts layer's existence check cannot see
+ * those, so they are reported as deny-only glob patterns (`--opt=GLOB`: the value).
+ */
+function recordGlobArguments(program: string, args: readonly Word[], scope: Scope, collector: AnalysisCollector): void {
+  for (const word of args) {
+    if (!word.glob || word.dynamic || word.tildeUnresolved) continue;
+    const equals = word.text.startsWith('-') ? word.text.indexOf('=') : 0;
+    if (equals === -1) continue;
+    const text = equals === 0 ? word.text : word.text.slice(equals + 1);
+    if (text === '') continue;
+    const path = resolvePath(collector.cwdFor(scope), text);
+    collector.redirections.push({ path, access: 'read', operator: program, glob: true, denyOnly: true });
+  }
 }
 
 function recordFile(file: FileArgument, program: string, scope: Scope, collector: AnalysisCollector): void {

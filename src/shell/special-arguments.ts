@@ -40,7 +40,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 };
 
 export const SPECIAL_PROGRAMS: Readonly<Record<string, 'complete' | 'partial'>> = Object.fromEntries(
-  Object.keys(HANDLERS).map((program) => [program, ['git', 'curl', 'wget', 'openssl', 'find'].includes(program) ? 'partial' : 'complete']),
+  Object.keys(HANDLERS).map((program) => [program, ['git', 'curl', 'wget', 'openssl'].includes(program) ? 'partial' : 'complete']),
 );
 
 export function specialFileArguments(program: string, args: readonly Word[]): FileRoles | undefined {

@@ -38,6 +38,11 @@ export interface Redirection {
    * the file system, so `path` is a pattern (resolved against the cwd), not one file.
    */
   readonly glob?: boolean;
+  /**
+   * A glob argument of a program whose argument roles are not modelled (`python3 x.py .en?`): it
+   * may name a file the program opens, so deny rules see it; it never needs to be allowed.
+   */
+  readonly denyOnly?: boolean;
 }
 
 export interface CommandAnalysis {

@@ -59,6 +59,11 @@ describe('path facts from a shell line', () => {
     expect(pathsOf('git show HEAD:.env', ['/w/.env'])).toEqual([{ path: '/w/.env', access: 'read', origin: 'argument' }]);
   });
 
+  it('a glob argument of an unmodelled program is a deny-only glob fact, after the facts every rule sees', () => {
+    expect(pathsOf('python3 x.py .en?')).toEqual([{ path: '/w/.en?', access: 'read', origin: 'argument', glob: true, denyOnly: true }]);
+    expect(pathsOf('python3 x.py src/*.ts; cat src/*.ts')).toEqual([{ path: '/w/src/*.ts', access: 'read', origin: 'argument', glob: true }]);
+  });
+
   it('option-looking words, URLs and expansions are not checked', () => {
     const checked: string[] = [];
     factsOf('node -v https://x.example/a $X/y --flag', [], checked);

@@ -223,6 +223,15 @@ describe('globs in redirect targets', () => {
     expect(redirections).toEqual([expect.objectContaining({ path, glob: true })]);
   });
 
+  it('glob arguments of programs whose roles are not modelled are deny-only patterns', async () => {
+    expect((await analyze('python3 x.py .en? --in=*.key')).redirections).toEqual([
+      { path: '/w/.en?', access: 'read', operator: 'python3', glob: true, denyOnly: true },
+      { path: '/w/*.key', access: 'read', operator: 'python3', glob: true, denyOnly: true },
+    ]);
+    expect((await analyze("python3 x.py '.en?'")).redirections).toEqual([]);
+    expect((await analyze('echo * && ls *.ts && find . -name *.ts')).redirections).toEqual([]);
+  });
+
   it('a quoted glob character is literal', async () => {
     expect((await analyze('echo x > ".en?"')).redirections).toEqual([{ path: '/w/.en?', access: 'write', operator: '>' }]);
   });
