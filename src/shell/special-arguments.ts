@@ -96,11 +96,19 @@ function tarFiles(args: readonly Word[]): FileRoles {
   return { files, unknown };
 }
 
-/** The last `-C DIR` before position `at` (tar applies it to the members after it). */
+/** The directory the `-C DIR` options before position `at` lead to (each relative to the one before). */
 function directoryBefore(options: readonly OptionUse[], at: number): Word | undefined {
   let base: Word | undefined;
-  for (const option of options) if (option.at < at && (option.name === '-C' || option.name === '--directory') && option.value) base = option.value;
+  for (const option of options) {
+    if (option.at < at && (option.name === '-C' || option.name === '--directory') && option.value) base = within(base, option.value);
+  }
   return base;
+}
+
+/** `dir` as seen from `base` (`-C a -C b` is a/b; an absolute dir stands alone). */
+function within(base: Word | undefined, dir: Word): Word {
+  if (!base || dir.text.startsWith('/')) return dir;
+  return { ...dir, text: `${base.text}/${dir.text}`, dynamic: base.dynamic || dir.dynamic, glob: base.glob || dir.glob, tildeUnresolved: base.tildeUnresolved || dir.tildeUnresolved };
 }
 
 function ddFiles(args: readonly Word[]): FileRoles {
@@ -189,7 +197,7 @@ function gitFiles(args: readonly Word[]): FileRoles {
     const text = args[i]!.text;
     if (!text.startsWith('-')) break;
     const directory = text === '-C' ? args[i + 1] : undefined;
-    if (directory) base = base && !directory.text.startsWith('/') ? { ...directory, text: `${base.text}/${directory.text}`, dynamic: base.dynamic || directory.dynamic } : directory;
+    if (directory) base = within(base, directory);
     if (GIT_GLOBAL_VALUED.includes(text)) i++;
   }
   const subcommand = args[i]?.text;

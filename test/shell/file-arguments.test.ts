@@ -129,6 +129,7 @@ describe('file arguments: writers, copies and deletes', () => {
     expect(await filesOf('tar czf /tmp/x.tgz .env')).toEqual(['write /tmp/x.tgz', 'read /w/.env']);
     expect(await filesOf('tar -czf /tmp/x.tgz -C /etc passwd')).toEqual(['write /tmp/x.tgz', 'read /etc/passwd']);
     expect(await filesOf('tar cbf 20 x.tar a')).toEqual(['write /w/x.tar', 'read /w/a']);
+    expect(await filesOf('tar cf x.tar -C /etc -C ssh key a -C / b')).toEqual(['write /w/x.tar', 'read /etc/ssh/key', 'read /etc/ssh/a', 'read /b']);
     expect(await filesOf('tar --create --file=x.tar a')).toEqual(['write /w/x.tar', 'read /w/a']);
     expect(await filesOf('tar tzf x.tgz')).toEqual(['read /w/x.tgz']);
     expect(await filesOf('tar rf x.tar a')).toEqual(['write /w/x.tar', 'read /w/x.tar', 'read /w/a']);
@@ -142,6 +143,7 @@ describe('file arguments: writers, copies and deletes', () => {
     expect(await filesOf('git show HEAD~1:src/a.ts HEAD')).toEqual(['read /w/src/a.ts']);
     expect(await filesOf('git cat-file -p :0:.env')).toEqual(['read /w/.env']);
     expect(await filesOf('git -C sub show main:x')).toEqual(['read /w/sub/x']);
+    expect(await filesOf('git -C /etc -C ssh show main:x')).toEqual(['read /etc/ssh/x']);
     expect(await filesOf('git show HEAD:')).toEqual([]);
     expect(await filesOf('git log -p -- .env')).toEqual(['read /w/.env']);
     expect(await filesOf('git diff --output=d.txt')).toEqual(['write /w/d.txt']);
