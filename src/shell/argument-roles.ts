@@ -203,7 +203,9 @@ const SPECS: Readonly<Record<string, RoleSpec>> = {
   bzcat: COMPRESS_ONLY_READ, zcat: COMPRESS_ONLY_READ, xzcat: COMPRESS_ONLY_READ, zstdcat: COMPRESS_ONLY_READ,
 };
 
-/** The role spec of a program, by own key only (`constructor` is an ordinary program name). */
+const SPEC_MAP: ReadonlyMap<string, RoleSpec> = new Map(Object.entries(SPECS));
+
+/** The role spec of a program (a Map: `constructor` is an ordinary program name). */
 export function roleSpec(program: string): RoleSpec | undefined {
-  return Object.hasOwn(SPECS, program) ? SPECS[program] : undefined;
+  return SPEC_MAP.get(program);
 }

@@ -9,7 +9,7 @@ import { roleSpec, type FileAccess, type FileArgument, type FileRoles, type Role
 import type { AnalysisCollector, Scope } from './collector.js';
 import { programSpec } from './option-specs.js';
 import { isHarmlessDevice, resolvePath } from './paths.js';
-import { copyFiles, specialFileArguments, SPECIAL_PROGRAMS } from './special-arguments.js';
+import { copyFiles, hasCompleteSpecialRoles, specialFileArguments } from './special-arguments.js';
 import type { Word } from './words.js';
 
 /**
@@ -30,7 +30,7 @@ const CWD: Word = { text: '.', dynamic: false, glob: false, tildeUnresolved: fal
  * deny-only existence check.
  */
 export function hasCompleteArgumentRoles(program: string): boolean {
-  return roleSpec(program) !== undefined || (Object.hasOwn(SPECIAL_PROGRAMS, program) && SPECIAL_PROGRAMS[program] === 'complete');
+  return roleSpec(program) !== undefined || hasCompleteSpecialRoles(program);
 }
 
 /** The files `program` opens through `args` (the words after the program); undefined when not modelled at all. */
@@ -77,19 +77,20 @@ function fromSpec(program: string, spec: RoleSpec, args: readonly Word[]): FileR
     const scripts = [...parsed.positionals.slice(0, lead).map((use) => use.word), ...parsed.options.filter((o) => ['-e', '--expression', '--source'].includes(o.name)).flatMap((o) => (o.value ? [o.value] : []))];
     if (scripts.some((word) => word.dynamic || SCRIPT_OPENS_FILES[spec.script!].test(word.text))) unknown.push('its script may read or write other files or run commands');
   }
-  const positionals = parsed.positionals.slice(lead).filter((use) => !(spec.assignments && isAssignment(use.word)));
-  const access = (base: readonly FileAccess[]): readonly FileAccess[] =>
-    spec.inPlace && hasOption(parsed, spec.inPlace) ? [...base, 'write'] : base;
+  const leading = lead === 0 ? parsed.positionals : parsed.positionals.slice(lead);
+  const positionals = spec.assignments ? leading.filter((use) => !isAssignment(use.word)) : leading;
   const layout = spec.layout;
   switch (layout.kind) {
     case 'none':
       break;
-    case 'each':
-      for (const use of positionals) for (const a of access(layout.access)) files.push({ word: use.word, access: a });
+    case 'each': {
+      const accesses: readonly FileAccess[] = spec.inPlace && hasOption(parsed, spec.inPlace) ? [...layout.access, 'write'] : layout.access;
+      for (const use of positionals) for (const access of accesses) files.push({ word: use.word, access });
       if (positionals.length === 0 && (spec.cwdByDefault || (spec.recursive && isRecursive(parsed, spec.recursive)))) {
         files.push({ word: CWD, access: 'read' });
       }
       break;
+    }
     case 'in-out':
       if (positionals[0]) files.push({ word: positionals[0].word, access: 'read' });
       if (positionals[1]) files.push({ word: positionals[1].word, access: 'write' });
@@ -154,7 +155,7 @@ function recordFile(file: FileArgument, program: string, scope: Scope, collector
   // `diff <(sort a) b`: a pipe (/dev/fd/N) whose commands the walker analyses; text after it cannot
   // make a path through a pipe.
   if (word.dynamic && !base && /^[<>]\(/.test(word.text)) return;
-  const unknown = [word, ...(base ? [base] : [])].find((w) => w.dynamic || w.tildeUnresolved || w.text === '');
+  const unknown = isUnknown(word) ? word : base && isUnknown(base) ? base : undefined;
   if (unknown) {
     collector.unresolvable(`file ${verb(file.access)} by ${program} known only at run time: ${unknown.text}`);
     return;
@@ -164,6 +165,10 @@ function recordFile(file: FileArgument, program: string, scope: Scope, collector
   if (isHarmlessDevice(path)) return;
   const glob = word.glob || !!base?.glob;
   collector.redirections.push({ path, access: file.access, operator: program, ...(glob ? { glob: true } : {}) });
+}
+
+function isUnknown(word: Word): boolean {
+  return word.dynamic || word.tildeUnresolved || word.text === '';
 }
 
 function verb(access: FileAccess): string {

@@ -39,12 +39,16 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   ...Object.fromEntries(Object.keys(COMPRESSORS).map((program) => [program, compressorFiles])),
 };
 
-export const SPECIAL_PROGRAMS: Readonly<Record<string, 'complete' | 'partial'>> = Object.fromEntries(
-  Object.keys(HANDLERS).map((program) => [program, ['git', 'curl', 'wget', 'openssl'].includes(program) ? 'partial' : 'complete']),
-);
+const HANDLER_MAP: ReadonlyMap<string, Handler> = new Map(Object.entries(HANDLERS));
+const PARTIAL = new Set(['git', 'curl', 'wget', 'openssl']);
+
+/** Whether `program` has a grammar here that covers every argument that could name a file. */
+export function hasCompleteSpecialRoles(program: string): boolean {
+  return HANDLER_MAP.has(program) && !PARTIAL.has(program);
+}
 
 export function specialFileArguments(program: string, args: readonly Word[]): FileRoles | undefined {
-  return Object.hasOwn(HANDLERS, program) ? HANDLERS[program]!(args, program) : undefined;
+  return HANDLER_MAP.get(program)?.(args, program);
 }
 
 const grammar = (valued: readonly string[], extra: Partial<OptionGrammar> = {}): OptionGrammar => ({ valued: new Set(valued), ...extra });
