@@ -85,7 +85,7 @@ async function main() {
   }
   const policy = { files: [loaded.policy] };
   const shell = await createShellAnalyzer();
-  const context = { workspace: WORKSPACE, home: HOME, agent: 'bench', shell, canonicalize: lexicalOnly };
+  const context = { workspace: WORKSPACE, home: HOME, agent: 'bench', shell, canonicalize: lexicalOnly, fileExists: () => false };
   const decide = (line) => {
     const facts = extractFacts({ toolCallId: 't', kind: 'execute', title: line, rawInput: { command: line } }, context);
     return evaluate(policy, facts, { home: HOME });

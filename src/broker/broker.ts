@@ -3,6 +3,7 @@ import type { AnswerSource, AuditEventV1, CancelledBy, Outcome } from '../audit/
 import { decisionEvent } from '../audit/event.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { CallFacts } from '../core/facts.js';
+import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
@@ -31,6 +32,8 @@ export interface BrokerDeps {
   /** Workspace for sessions the broker never saw start (the broker's own cwd). */
   readonly fallbackWorkspace: string;
   readonly canonicalize: PathCanonicalizer;
+  /** Whether a path exists, for deny-only facts about arguments of unmodelled programs. */
+  readonly fileExists: FileExists;
   readonly nonInteractive: boolean;
   /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
   readonly grants?: GrantStore;
@@ -57,7 +60,7 @@ export interface BrokerDeps {
 }
 
 /** What deciding itself needs: the policy, the parser, paths, grants and the clock — no I/O to the peers. */
-export type DecisionDeps = Pick<BrokerDeps, 'policyFor' | 'shell' | 'home' | 'fallbackWorkspace' | 'canonicalize' | 'grants' | 'nonInteractive' | 'clock'>;
+export type DecisionDeps = Pick<BrokerDeps, 'policyFor' | 'shell' | 'home' | 'fallbackWorkspace' | 'canonicalize' | 'fileExists' | 'grants' | 'nonInteractive' | 'clock'>;
 
 /** A permission request the broker answers itself but has not answered yet. */
 interface Held {
@@ -659,8 +662,8 @@ export class Broker {
   }
 
   private factsOf(workspace: string, call: ToolCallState, shellCwd: readonly string[] | null | undefined): CallFacts {
-    const { home, shell, canonicalize } = this.deps;
-    return extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, shellCwd });
+    const { home, shell, canonicalize, fileExists } = this.deps;
+    return extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, shellCwd });
   }
 
   private shellEnv(workspace: string) {

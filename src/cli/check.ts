@@ -9,6 +9,7 @@ import { evaluate, type Evaluation } from '../policy/evaluate.js';
 import { nonInteractiveFallback } from '../policy/types.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
 import { describeFsError } from '../platform/fs-errors.js';
+import { diskFileExists } from '../platform/file-exists.js';
 import { single, type ParsedArgs } from './args.js';
 import { loadEngine } from './engine.js';
 
@@ -25,7 +26,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
   const canonicalize = realpathCanonicalizer();
   const facts = extractFacts(mergeToolCall(undefined, params.toolCall), {
-    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize,
+    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize, fileExists: diskFileExists(),
   });
   const policy = engine.policies.forWorkspace(cwd);
   const evaluation = evaluate(policy, facts, { home: engine.dirs.home, canonicalize });

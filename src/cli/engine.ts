@@ -12,6 +12,7 @@ import type { ClearFilter, GrantInput, GrantStore } from '../grants/store.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { DecisionDeps } from '../broker/broker.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { diskFileExists } from '../platform/file-exists.js';
 import type { ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
 
@@ -121,7 +122,7 @@ export function engineDecisionDeps(engine: () => Engine | undefined, options: {
   return {
     policyFor: (workspace) => engine()!.policies.forWorkspace(workspace),
     shell: { analyze: (line, context) => engine()!.shell.analyze(line, context) },
-    home: options.dirs.home, fallbackWorkspace: options.fallbackWorkspace, canonicalize: realpathCanonicalizer(),
+    home: options.dirs.home, fallbackWorkspace: options.fallbackWorkspace, canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(),
     grants: options.grants, nonInteractive: options.nonInteractive, clock: () => new Date(),
   };
 }

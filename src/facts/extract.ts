@@ -1,5 +1,6 @@
 import type { Access, CallFacts, PathFact, PathOrigin, ToolKind } from '../core/facts.js';
 import type { CommandAnalysis, ShellAnalyzer } from '../shell/types.js';
+import { shellPathFacts, type FileExists } from './argument-facts.js';
 import { inferKind } from './infer-kind.js';
 import { isUnresolvablePath, resolveGlobPath, resolvePath, type PathCanonicalizer } from './paths.js';
 import { analyzeShellCall } from './shell-call.js';
@@ -17,6 +18,8 @@ export interface ExtractContext {
    * between calls (session/shell-state.ts): undefined when the call starts a fresh shell, null when not known.
    */
   readonly shellCwd?: readonly string[] | null;
+  /** For deny-only facts: whether an argument of an unmodelled program names an existing file. */
+  readonly fileExists: FileExists;
 }
 
 /** rawInput fields that hold one path, by the agents that use them. */
@@ -38,23 +41,25 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const unresolvable: string[] = [];
   const paths: PathFact[] = [];
   const seen = new Set<string>();
-  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, glob = false) => {
+  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = {}) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
-    const resolved = glob ? resolveGlobPath(rawPath, cwd, context.home, context.canonicalize) : resolvePath(rawPath, cwd, context.home, context.canonicalize);
+    const resolved = flags.glob ? resolveGlobPath(rawPath, cwd, context.home, context.canonicalize) : resolvePath(rawPath, cwd, context.home, context.canonicalize);
     if (isUnresolvablePath(resolved)) {
       unresolvable.push(resolved.unresolvable);
       return;
     }
+    const denyOnly = flags.denyOnly ? { denyOnly: true } : {};
     const add = (fact: PathFact) => {
-      const key = `${access}\0${fact.glob ? 'glob\0' : ''}${fact.path}`;
+      // A deny-only fact adds nothing beside an equal one every rule sees (those come first).
+      const key = `${access}\0${fact.glob ? 'glob' : ''}\0${fact.path}`;
       if (seen.has(key)) return;
       seen.add(key);
       paths.push(fact);
     };
-    if (typeof resolved === 'string') return add({ path: resolved, access, origin });
+    if (typeof resolved === 'string') return add({ path: resolved, access, origin, ...denyOnly });
     // The glob for files created meanwhile, and the files it matches now (a match may be a symlink).
-    add({ path: resolved.pattern, access, origin, glob: true });
-    for (const path of resolved.expansions) add({ path, access, origin });
+    add({ path: resolved.pattern, access, origin, glob: true, ...denyOnly });
+    for (const path of resolved.expansions) add({ path, access, origin, ...denyOnly });
   };
   const accessForKind = defaultAccess(kind);
   // A command runs whatever kind the agent gives the call (codex labels `cat x` as a read).
@@ -87,7 +92,9 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   if (kind === 'execute' && shellCall === undefined) unresolvable.push('execute call without a command to analyse');
   if (shellCall && shell) {
     unresolvable.push(...shellCall.unresolvable, ...shell.unresolvable);
-    for (const r of shell.redirections) addPath(r.kernelPath ?? r.path, r.access === 'read' ? 'read' : 'write', 'redirect', context.workspace, r.glob === true);
+    const found = shellPathFacts(shell, context.fileExists);
+    unresolvable.push(...found.unresolvable);
+    for (const fact of found.facts) addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

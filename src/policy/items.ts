@@ -1,5 +1,7 @@
 import type { CallFacts, PathFact } from '../core/facts.js';
 import type { SimpleCommand } from '../shell/types.js';
+import type { ItemEvaluation } from './evaluate.js';
+import type { Rule } from './types.js';
 
 /**
  * A call is split into items — each path, each simple command, each url — and every item must be
@@ -20,10 +22,33 @@ export function itemsOf(facts: CallFacts): CallItem[] {
   return items;
 }
 
+/** A path only deny rules see (an existing file named by an argument of an unmodelled program). */
+export function isDenyOnly(item: CallItem): boolean {
+  return item.type === 'path' && item.path.denyOnly === true;
+}
+
+/** A path that is a bash glob pattern: never allowed (see evaluate's combination). */
+export function isGlobPath(item: CallItem): boolean {
+  return item.type === 'path' && item.path.glob === true;
+}
+
+/** Positions of the deny rules among `candidates`. */
+export function denyRulesAmong(candidates: readonly number[], rules: readonly Rule[]): number[] {
+  return candidates.filter((position) => rules[position]!.decision === 'deny');
+}
+
+/**
+ * A glob path (`cat .en?`, `echo x > .git/hook[s]/x`) may name any file it matches: an allow rule or
+ * grant for its text says nothing about those files, so its allow is dropped (deny and ask stay).
+ */
+export function withoutGlobAllow(evaluation: ItemEvaluation): ItemEvaluation {
+  return isGlobPath(evaluation.item) && evaluation.decision === 'allow' ? { ...evaluation, decision: undefined } : evaluation;
+}
+
 export function describeItem(item: CallItem): string {
   switch (item.type) {
     case 'command': return item.command.argv.join(' ');
-    case 'path': return `${item.path.access} ${item.path.path}`;
+    case 'path': return `${item.path.access} ${item.path.path}${item.path.glob ? ' (glob)' : ''}${item.path.denyOnly ? ' (argument of an unmodelled program)' : ''}`;
     case 'url': return item.url;
     case 'none': return '(call)';
   }

@@ -5,6 +5,7 @@
  */
 import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './collector.js';
 import { applyDirectoryChange, isDirectoryChange } from './directory-changes.js';
+import { recordFileArguments } from './file-arguments.js';
 import { findActions } from './find-command.js';
 import { assignedName, isExecutingGitConfig, isHazardousVariable, nameArgumentHazard } from './hazards.js';
 import { basename, resolvePath } from './paths.js';
@@ -12,7 +13,6 @@ import { recordWrittenFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
 import { isShell, joinAsScript, parseShellInvocation, suCommandString, watchCommand } from './shell-invocation.js';
 import { peelWrapper } from './wrappers.js';
-import { writtenFiles } from './written-files.js';
 import type { Word } from './words.js';
 
 /** Where a command's standard input comes from; matters for a shell that reads its commands there. */
@@ -243,10 +243,7 @@ function emit(current: Invocation, collector: AnalysisCollector): void {
   const program = basename(argv[0] ?? '');
   const nameHazard = nameArgumentHazard(program, current.argv);
   if (nameHazard) collector.unresolvable(nameHazard);
-  for (const file of writtenFiles(program, argv)) {
-    const dynamic = current.argv.some((word) => word.dynamic && word.text.includes(file));
-    recordWrittenFile({ text: file, dynamic, tildeUnresolved: file.startsWith('~') }, program, current.scope, collector);
-  }
+  recordFileArguments(program, current.argv.slice(1), current.suppliedArguments, current.scope, collector);
   if (current.argv.some((word) => word.history)) collector.unresolvable('history expansion (!) in a word');
   collector.commands.push({
     argv,

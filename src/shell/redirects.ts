@@ -81,7 +81,12 @@ function describeHeredoc(node: SyntaxNode): RedirectDescription {
   };
 }
 
-/** Records a file redirect's target as a Redirection, resolved against the scope's cwd. */
+/**
+ * Records a file redirect's target as a Redirection, resolved against the scope's cwd. An unquoted
+ * glob in the target is expanded by bash (not in POSIX mode): one match → that file, none → the
+ * word literally, several → "ambiguous redirect" (nothing written). So the target is reported as a
+ * pattern (`glob: true`) that may name any file it matches.
+ */
 export function recordFileRedirect(
   redirect: Extract<RedirectDescription, { kind: 'file' }>,
   scope: Scope,
@@ -97,12 +102,12 @@ export function recordFileRedirect(
   const path = resolvePath(cwd, word.text);
   const kernelPath = kernelPathOf(cwd, word.text);
   if (isHarmlessDevice(kernelPath ?? path)) return;
-  collector.redirections.push({ path, access: redirect.access, operator: redirect.operator, ...(kernelPath ? { kernelPath } : {}) });
+  collector.redirections.push({ path, access: redirect.access, operator: redirect.operator, ...(kernelPath ? { kernelPath } : {}), ...(word.glob ? { glob: true } : {}) });
 }
 
 /** Records a file written by a command's own option (`time -o f`, `find -fprint f`). */
 export function recordWrittenFile(
-  word: { text: string; dynamic: boolean; tildeUnresolved: boolean },
+  word: { text: string; dynamic: boolean; tildeUnresolved: boolean; glob?: boolean },
   operator: string,
   scope: Scope,
   collector: AnalysisCollector,
@@ -114,5 +119,5 @@ export function recordWrittenFile(
   const cwd = collector.cwdFor(scope);
   const path = resolvePath(cwd, word.text);
   const kernelPath = kernelPathOf(cwd, word.text);
-  if (!isHarmlessDevice(kernelPath ?? path)) collector.redirections.push({ path, access: 'write', operator, ...(kernelPath ? { kernelPath } : {}) });
+  if (!isHarmlessDevice(kernelPath ?? path)) collector.redirections.push({ path, access: 'write', operator, ...(kernelPath ? { kernelPath } : {}), ...(word.glob ? { glob: true } : {}) });
 }

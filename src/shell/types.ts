@@ -29,7 +29,8 @@ export interface SimpleCommand {
 export interface Redirection {
   /** Absolute target path, resolved against the cwd in force at that point of the line. */
   readonly path: string;
-  readonly access: 'read' | 'write';
+  /** `delete` only for files a program removes through its arguments (`rm f`, `mv f g`). */
+  readonly access: 'read' | 'write' | 'delete';
   /** The operator as written: '>', '>>', '>|', '&>', '<', …; for a file a program opens through its arguments, the program. */
   readonly operator: string;
   /**
@@ -42,6 +43,11 @@ export interface Redirection {
    * applies `..` after following symlinks, so the path facts are resolved from this one.
    */
   readonly kernelPath?: string;
+  /**
+   * A glob argument of a program whose argument roles are not modelled (`python3 x.py .en?`): it
+   * may name a file the program opens, so deny rules see it; it never needs to be allowed.
+   */
+  readonly denyOnly?: boolean;
 }
 
 export interface CommandAnalysis {

@@ -14,7 +14,7 @@ async function deferredBroker(decisionsReady?: Promise<unknown>) {
   const queued: (() => void)[] = [];
   let n = 0;
   const broker = new Broker({
-    policyFor: () => policy, shell: await shell(), home: '/home/dev', fallbackWorkspace: '/home/dev/project', canonicalize: lexicalOnly,
+    policyFor: () => policy, shell: await shell(), home: '/home/dev', fallbackWorkspace: '/home/dev/project', canonicalize: lexicalOnly, fileExists: () => false,
     nonInteractive: true, audit: { write: (e) => audit.push(e), close: async () => {} }, deferAudit: (work) => queued.push(work),
     clock: () => new Date('2026-12-01T00:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     toAgent: (b) => toAgent.push(b.toString()), toClient: () => {}, ...(decisionsReady ? { decisionsReady } : {}),

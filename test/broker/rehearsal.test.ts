@@ -23,7 +23,7 @@ rules:
 async function deps(dir: string) {
   const policy = await policyFrom(POLICY);
   return {
-    policyFor: () => policy, shell: await shell(), home: '/home/dev', fallbackWorkspace: '/home/dev/project', canonicalize: lexicalOnly,
+    policyFor: () => policy, shell: await shell(), home: '/home/dev', fallbackWorkspace: '/home/dev/project', canonicalize: lexicalOnly, fileExists: () => false,
     nonInteractive: false, clock: () => new Date('2026-11-30T12:00:00Z'), grants: new FileGrantStore({ dir }),
   };
 }

@@ -40,7 +40,7 @@ export interface Harness {
   answers(): Map<string | number, unknown>;
 }
 
-export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer; escalationTimeoutMs?: number; auditSink?: AuditSink; canonicalize?: PathCanonicalizer } = {}): Promise<Harness> {
+export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer; escalationTimeoutMs?: number; auditSink?: AuditSink; canonicalize?: PathCanonicalizer; fileExists?: (absolutePath: string) => boolean } = {}): Promise<Harness> {
   const toAgent: string[] = [];
   const toClient: string[] = [];
   const audit: AuditEventV1[] = [];
@@ -48,7 +48,7 @@ export async function harness(policy: PolicySet, options: { nonInteractive?: boo
   let n = 0;
   const broker = new Broker({
     policyFor: () => policy, shell: options.shell ?? await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
-    canonicalize: options.canonicalize ?? lexicalOnly, nonInteractive: options.nonInteractive ?? false, audit: options.auditSink ?? { write: (e) => audit.push(JSON.parse(auditLine(e)) as AuditEventV1), close: async () => {} },
+    canonicalize: options.canonicalize ?? lexicalOnly, fileExists: options.fileExists ?? (() => false), nonInteractive: options.nonInteractive ?? false, audit: options.auditSink ?? { write: (e) => audit.push(JSON.parse(auditLine(e)) as AuditEventV1), close: async () => {} },
     clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     ...(options.grants ? { grants: options.grants } : {}),
     ...(options.decisionsReady ? { decisionsReady: options.decisionsReady } : {}),

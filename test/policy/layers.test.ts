@@ -29,7 +29,7 @@ async function setup(files: { managed?: string; user: string; project?: string }
   expect(manager.load().ok).toBe(true);
   const analyzer = await shell();
   const decide = (command: string) => {
-    const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly });
+    const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false });
     return evaluate(manager.forWorkspace(workspace), facts, { home: '/home/u' });
   };
   /** A new broker process: a fresh manager over the same files and trust records. */
@@ -37,7 +37,7 @@ async function setup(files: { managed?: string; user: string; project?: string }
     const fresh = new PolicyManager({ sources, shell: analyzer, trust, log: (m) => logs.push(m), watch: false });
     managers.push(fresh);
     fresh.load();
-    return (command: string) => evaluate(fresh.forWorkspace(workspace), extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly }), { home: '/home/u' });
+    return (command: string) => evaluate(fresh.forWorkspace(workspace), extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false }), { home: '/home/u' });
   };
   return { dir, workspace, manager, decide, logs, trust, restart };
 }

@@ -1,0 +1,89 @@
+/**
+ * Path facts from a shell analysis: redirect targets and the file arguments the analysis modelled
+ * (Redirections whose operator is a program), then deny-only facts for the arguments of programs
+ * whose argument roles are not modelled: each such word that names an existing file may be read,
+ * so deny rules see it (`python3 -c pass .env`), while it never needs an allow.
+ */
+import type { Access, PathOrigin } from '../core/facts.js';
+import { hasCompleteArgumentRoles } from '../shell/file-arguments.js';
+import type { CommandAnalysis, SimpleCommand } from '../shell/types.js';
+
+/** Whether an absolute path names an existing file, directory or link (injected: real fs, or a fake in tests). */
+export type FileExists = (absolutePath: string) => boolean;
+
+export interface ShellPathFact {
+  /** Absolute (the analysis resolved it against the cwd in force). */
+  readonly path: string;
+  readonly access: Access;
+  readonly origin: PathOrigin;
+  readonly flags: { readonly glob?: true; readonly denyOnly?: true };
+}
+
+/** Existence checks per call; past it the call is unresolvable (padding must not hide a file). */
+export const MAX_EXISTENCE_CHECKS = 256;
+const MAX_PATH_LENGTH = 4096;
+
+export interface ShellPathFacts {
+  readonly facts: readonly ShellPathFact[];
+  readonly unresolvable: readonly string[];
+}
+
+export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists): ShellPathFacts {
+  const all: ShellPathFact[] = analysis.redirections.map((r) => ({
+    path: r.kernelPath ?? r.path,
+    access: r.access,
+    origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
+    flags: { ...(r.glob ? { glob: true } : {}), ...(r.denyOnly ? { denyOnly: true } : {}) },
+  }));
+  // Deny-only facts last: beside an equal fact every rule sees, one only deny rules see adds nothing.
+  const facts = [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
+  const unresolvable: string[] = [];
+  let checks = 0;
+  for (const command of analysis.commands) {
+    if (hasCompleteArgumentRoles(command.program)) continue;
+    for (const candidate of candidatesOf(command)) {
+      if (++checks > MAX_EXISTENCE_CHECKS) {
+        unresolvable.push(`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`);
+        return { facts, unresolvable };
+      }
+      // `..` kept: the kernel applies it after symlinks (facts/paths.ts resolves it so).
+      const path = candidate.startsWith('/') ? candidate : `${command.cwd}/${candidate}`;
+      if (fileExists(path)) facts.push({ path, access: 'read', origin: 'argument', flags: { denyOnly: true } });
+    }
+  }
+  return { facts, unresolvable };
+}
+
+/** `>`, `>>`, `<`, `&>`, `<>`, `>|`, `>&` …: a redirect; anything else is the program that opens the file. */
+function isRedirectOperator(operator: string): boolean {
+  return /^[<>&|]+$/.test(operator);
+}
+
+/**
+ * The words of a command that may name a file: non-option arguments, the value of `--opt=VALUE`
+ * and `key=VALUE`, the PATH of `REV:PATH`, and a program given by path. Words that cannot be a
+ * path (empty, URLs, over-long, still holding an expansion) are skipped.
+ */
+function candidatesOf(command: SimpleCommand): string[] {
+  const out = new Set<string>();
+  const [program, ...args] = command.argv;
+  if (program?.includes('/')) out.add(program);
+  for (const word of args) {
+    if (word.startsWith('-')) {
+      const equals = word.indexOf('=');
+      if (equals !== -1) out.add(word.slice(equals + 1));
+      continue;
+    }
+    out.add(word);
+    const equals = word.indexOf('=');
+    if (equals !== -1) out.add(word.slice(equals + 1));
+    const colon = word.indexOf(':');
+    if (colon !== -1 && !word.includes('://')) out.add(word.slice(colon + 1));
+  }
+  return [...out].filter(isPathLike);
+}
+
+function isPathLike(word: string): boolean {
+  return word !== '' && word.length <= MAX_PATH_LENGTH && !word.includes('\n') && !word.includes('\0')
+    && !word.includes('://') && !/[$`]/.test(word) && !word.startsWith('~');
+}
