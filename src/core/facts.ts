@@ -22,6 +22,8 @@ export interface PathFact {
   readonly origin: PathOrigin;
   /** `path` is a bash glob pattern (absolute) that expands to the files really used. */
   readonly glob?: boolean;
+  /** For a glob: the files it matches at decision time were listed from the file system (each is a fact of its own). */
+  readonly expanded?: boolean;
   /**
    * Seen only by deny rules: an argument of a program whose argument roles are not modelled that
    * names an existing file. It never needs to be allowed; a deny rule that matches it denies the call.

@@ -58,7 +58,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     };
     if (typeof resolved === 'string') return add({ path: resolved, access, origin, ...denyOnly });
     // The glob for files created meanwhile, and the files it matches now (a match may be a symlink).
-    add({ path: resolved.pattern, access, origin, glob: true, ...denyOnly });
+    add({ path: resolved.pattern, access, origin, glob: true, ...(resolved.expanded ? { expanded: true } : {}), ...denyOnly });
     for (const path of resolved.expansions) add({ path, access, origin, ...denyOnly });
   };
   const accessForKind = defaultAccess(kind);

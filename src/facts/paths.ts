@@ -38,6 +38,8 @@ export interface ResolvedGlob {
   readonly pattern: string;
   /** Where the existing files it expands to really are (a wildcard may match a symlink). */
   readonly expansions: readonly string[];
+  /** The expansions were read from the file system (false: a canonicaliser that cannot list files). */
+  readonly expanded: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function resolveGlobPath(raw: string, cwd: string, home: string, canonica
   const firstMagic = parts.findIndex(hasGlobMagic);
   if (firstMagic === -1) {
     const path = canonicalize(absolute);
-    return isUnresolvablePath(path) ? path : { pattern: path, expansions: [] };
+    return isUnresolvablePath(path) ? path : { pattern: path, expansions: [], expanded: false };
   }
   const rest = parts.slice(firstMagic);
   if (rest.some((part) => part === '.' || part === '..')) {
@@ -60,8 +62,9 @@ export function resolveGlobPath(raw: string, cwd: string, home: string, canonica
   const prefix = canonicalize(`/${parts.slice(0, firstMagic).join('/')}`);
   if (isUnresolvablePath(prefix)) return prefix;
   const pattern = `${prefix === '/' ? '' : prefix}/${rest.join('/')}`;
-  const expansions = canonicalize.expandGlob?.(pattern) ?? [];
-  return isUnresolvablePath(expansions) ? expansions : { pattern, expansions };
+  if (!canonicalize.expandGlob) return { pattern, expansions: [], expanded: false };
+  const expansions = canonicalize.expandGlob(pattern);
+  return isUnresolvablePath(expansions) ? expansions : { pattern, expansions, expanded: true };
 }
 
 /** Unquoted bash glob characters in one path component (`[` only when a `]` closes it). */

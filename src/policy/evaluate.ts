@@ -4,7 +4,7 @@ import { commandMatcher, commandMatches, patternProgram, type CommandPattern } f
 import type { SimpleCommand } from '../shell/types.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import { urlCandidates } from './hosts.js';
-import { denyRulesAmong, describeItem, isDenyOnly, isGlobPath, itemsOf, withoutGlobAllow, type CallItem } from './items.js';
+import { denyRulesAmong, describeItem, isDenyOnly, isGlobPath, itemsOf, type CallItem } from './items.js';
 import { pathContext } from './path-context.js';
 import type { Layer, PathContext, PolicyFile, PolicySet, Rule, RuleConditions } from './types.js';
 
@@ -73,7 +73,8 @@ export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateO
   // A deny-only item is seen by deny rules alone and never by grants; one no rule decides is dropped.
   const evaluated = itemsOf(facts).map((item) => isDenyOnly(item)
     ? evaluateItem(item, index, denyRulesAmong(candidates.of(item), rules), callConditions, facts, context, undefined)
-    : withoutGlobAllow(evaluateItem(item, index, candidates.of(item), callConditions, facts, context, options.grants)));
+    // A grant names one path: it never covers a glob.
+    : evaluateItem(item, index, candidates.of(item), callConditions, facts, context, isGlobPath(item) ? undefined : options.grants));
   const wouldHave = evaluated.flatMap((i) => i.matches.filter((m) => m.enforcement !== 'enforce' && m.effective !== m.decision));
   const items = evaluated.filter((i) => !isDenyOnly(i.item) || i.decision !== undefined);
   const fallback = policy.files.reduce<Decision>((acc, file) => strictest(acc, file.default), policy.files.length ? 'allow' : 'ask');
@@ -85,19 +86,14 @@ export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateO
   if (facts.unresolvable.length > 0) {
     return finish('ask', { type: 'unresolvable' }, `cannot be resolved statically: ${facts.unresolvable.join('; ')}`);
   }
-  const globs = items.filter((i) => isGlobPath(i.item));
-  if (globs.length > 0) {
-    // Also reported as unresolvable, so no "always allow" grant is offered for a pattern.
-    const why = `a glob pattern is never allowed: ${globs.map((i) => i.label).join(', ')}`;
-    return finish('ask', { type: 'unresolvable' }, why, [why]);
-  }
   if (items.length > 0 && items.every((i) => i.decision === 'allow')) {
     return finish('allow', sourceOf(items[0]!, 'allow'), items.map((i) => reasonOf(i, 'allow')).join('; '));
   }
   const undecided = items.filter((i) => i.decision === undefined).map((i) => i.label);
   return finish(fallback, { type: 'default' }, `no rule decides ${undecided.join(', ')}; policy default is ${fallback}`);
 
-  function finish(decision: Decision, source: DecisionSource, reason: string, unresolvable = facts.unresolvable): Evaluation {
+  function finish(decision: Decision, source: DecisionSource, reason: string): Evaluation {
+    const unresolvable = facts.unresolvable;
     if (decision === 'allow' && facts.kind === 'switch_mode' && !items.every((i) => allowedExplicitlyForSwitchMode(i, rules))) {
       // A mode switch can escalate the whole session (e.g. to bypassPermissions); only a rule that names it may allow it.
       return { decision: 'ask', source: { type: 'switch_mode_guard' }, reason: 'mode switches are allowed only by a rule naming `kind: switch_mode`', items, unresolvable, wouldHave };
@@ -436,11 +432,15 @@ function itemConditionsHold(
     if (item.type !== 'path') return false;
     if (c.access && !c.access.includes(item.path.access)) return false;
     if (c.paths) {
-      const { path, glob } = item.path;
-      // A glob stands for every path bash may expand it to: allow rules must cover them all.
-      const holds = glob
-        ? c.paths.some((m) => m.testGlob(path, context, strictProgram ? 'every' : 'some'))
-        : c.paths.some((m) => m.test(path, context, strictProgram));
+      const { path, glob, access, expanded } = item.path;
+      // A glob stands for every path bash may expand it to: allow rules must cover them all. Deny
+      // and ask rules hold when it could name a path they name — except a read glob whose current
+      // matches were listed: it reads only files that exist when it runs, and those are facts of their own.
+      const holds = !glob
+        ? c.paths.some((m) => m.test(path, context, strictProgram))
+        : strictProgram
+          ? c.paths.some((m) => m.testGlob(path, context, 'every'))
+          : !(access === 'read' && expanded) && c.paths.some((m) => m.testGlob(path, context, 'some'));
       if (!holds) return false;
     }
   }

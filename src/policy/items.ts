@@ -27,7 +27,7 @@ export function isDenyOnly(item: CallItem): boolean {
   return item.type === 'path' && item.path.denyOnly === true;
 }
 
-/** A path that is a bash glob pattern: never allowed (see evaluate's combination). */
+/** A path that is a bash glob pattern (judged by every path it may expand to, see evaluate.ts). */
 export function isGlobPath(item: CallItem): boolean {
   return item.type === 'path' && item.path.glob === true;
 }
@@ -35,14 +35,6 @@ export function isGlobPath(item: CallItem): boolean {
 /** Positions of the deny rules among `candidates`. */
 export function denyRulesAmong(candidates: readonly number[], rules: readonly Rule[]): number[] {
   return candidates.filter((position) => rules[position]!.decision === 'deny');
-}
-
-/**
- * A glob path (`cat .en?`, `echo x > .git/hook[s]/x`) may name any file it matches: an allow rule or
- * grant for its text says nothing about those files, so its allow is dropped (deny and ask stay).
- */
-export function withoutGlobAllow(evaluation: ItemEvaluation): ItemEvaluation {
-  return isGlobPath(evaluation.item) && evaluation.decision === 'allow' ? { ...evaluation, decision: undefined } : evaluation;
 }
 
 export function describeItem(item: CallItem): string {

@@ -3,11 +3,12 @@
  * the real evaluate. Secrets named as arguments are denied; everyday commands keep their decisions.
  */
 import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Decision } from '../../src/core/decision.js';
 import type { CallFacts, PathFact } from '../../src/core/facts.js';
 import { extractFacts } from '../../src/facts/extract.js';
-import { lexicalOnly } from '../../src/facts/paths.js';
+import { lexicalOnly, type PathCanonicalizer } from '../../src/facts/paths.js';
 import { evaluate, type Evaluation } from '../../src/policy/evaluate.js';
 import type { PolicySet } from '../../src/policy/types.js';
 import type { ShellAnalyzer } from '../../src/shell/types.js';
@@ -28,9 +29,22 @@ beforeAll(async () => {
   }
 });
 
-function decide(policy: string, command: string): Evaluation {
+/** Lexical paths, and globs expanded over the fake file system the way bash would (no dotfiles for `*`, `?`). */
+const fakeCanonicalizer: PathCanonicalizer = Object.assign((path: string) => lexicalOnly(path), {
+  expandGlob: (pattern: string) => [...EXISTING].filter((file) => bashGlob(pattern).test(file)),
+});
+
+function bashGlob(pattern: string): RegExp {
+  const source = pattern.split('/').map((part) => {
+    const body = part.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]').replace(/\[!/g, '[^');
+    return /^[*?[]/.test(part) ? `(?!\\.)${body}` : body;
+  }).join('/');
+  return new RegExp(`^${source}$`);
+}
+
+function decide(policy: string, command: string, canonicalize: PathCanonicalizer = fakeCanonicalizer): Evaluation {
   const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, {
-    workspace: WS, home: HOME, agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: (path) => EXISTING.has(path),
+    workspace: WS, home: HOME, agent: undefined, shell: analyzer, canonicalize, fileExists: (path) => EXISTING.has(posix.normalize(path)),
   });
   return evaluate(policies[policy]!, facts, { home: HOME });
 }
@@ -69,11 +83,17 @@ describe.each(['default', 'ci-strict'])('attacks under %s.yaml are denied', (pol
     expect(decide(policy, 'npm test -- src/*.ts').decision).toBe('allow');
   });
 
-  it('a glob that may name a secret is never allowed', () => {
-    // Denying it needs the glob-vs-pattern matcher (src/policy/patterns.ts): `.en?` may be `.env`.
-    for (const command of ['cat .en?', 'cat .e*', 'echo x >> .en[v]', 'sort -o .en? src/a.ts', 'echo x >> .git/hook[s]/pre-commit']) {
-      expect(decide(policy, command).decision, command).not.toBe('allow');
+  it('a glob that names a secret, or may write one, is denied', () => {
+    // Reads: the files the glob matches now (listed from the file system) meet the secret rule.
+    // Writes: the pattern itself, since the file it writes may not exist yet.
+    for (const command of ['cat .en?', 'cat .e*', 'echo x >> .en[v]', 'sort -o .en? src/a.ts']) {
+      expect(decide(policy, command).decision, command).toBe('deny');
     }
+  });
+
+  it('where the file system cannot be listed, a read glob that may name a secret is denied too', () => {
+    expect(decide(policy, 'cat .en?', lexicalOnly).decision).toBe('deny');
+    expect(decide(policy, 'cat src/*', lexicalOnly).decision).toBe('deny'); // src/x.pem would be a key
   });
 });
 
@@ -138,11 +158,17 @@ rules:
     expect(shadowed.wouldHave.map((m) => m.ruleId)).toEqual(['keys']);
   });
 
-  it('a glob path is never allowed, by a rule or the default; deny and ask rules still apply', async () => {
-    const globbed = await run([{ path: `${WS}/src/*.ts`, access: 'read', origin: 'argument', glob: true }]);
-    expect(globbed).toMatchObject({ decision: 'ask', source: { type: 'unresolvable' } });
-    expect(globbed.unresolvable.join()).toMatch(/glob/);
-    const asked = await run([{ path: `${WS}/x.env`, access: 'read', origin: 'argument', glob: true }]);
+  it('a glob is allowed only by a rule that covers every path it may expand to; deny and ask rules see every path it may name', async () => {
+    const covered = await run([{ path: `${WS}/src/*.ts`, access: 'read', origin: 'argument', glob: true }]);
+    expect(covered).toMatchObject({ decision: 'allow', source: { type: 'rule', ruleId: 'cat-ok' } });
+    // `*.env` may be `x.env`: the ask rule holds even though no such file is listed.
+    const asked = await run([{ path: `${WS}/*.env`, access: 'read', origin: 'argument', glob: true }]);
     expect(asked).toMatchObject({ decision: 'ask', source: { type: 'rule', ruleId: 'env-asks' } });
+    // A read glob whose current matches were listed is judged by those matches (facts of their own).
+    const listed = await run([{ path: `${WS}/*.env`, access: 'read', origin: 'argument', glob: true, expanded: true }]);
+    expect(listed.decision).toBe('allow');
+    // A write may create the file: the pattern counts whatever exists now.
+    const written = await run([{ path: `${WS}/*.env`, access: 'write', origin: 'redirect', glob: true, expanded: true }]);
+    expect(written).toMatchObject({ decision: 'ask', source: { type: 'rule', ruleId: 'env-asks' } });
   });
 });

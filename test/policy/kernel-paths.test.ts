@@ -86,9 +86,9 @@ describe('physical resolution like the kernel', () => {
 
   it('a glob keeps its pattern and lists where its current matches really are', () => {
     const canonicalize = realpathCanonicalizer();
-    expect(resolveGlobPath('[k]', at('wslink'), '/h', canonicalize)).toEqual({ pattern: `${at('realws')}/[k]`, expansions: [at('realhome/.ssh/authorized_keys')] });
-    expect(resolveGlobPath('.en[v]', at('wslink'), '/h', canonicalize)).toEqual({ pattern: `${at('realws')}/.en[v]`, expansions: [at('realws/.env')] });
-    expect(resolveGlobPath('*', at('wslink/src'), '/h', canonicalize)).toEqual({ pattern: `${at('realws/src')}/*`, expansions: [at('realws/src/a.ts')] });
+    expect(resolveGlobPath('[k]', at('wslink'), '/h', canonicalize)).toEqual({ pattern: `${at('realws')}/[k]`, expansions: [at('realhome/.ssh/authorized_keys')], expanded: true });
+    expect(resolveGlobPath('.en[v]', at('wslink'), '/h', canonicalize)).toEqual({ pattern: `${at('realws')}/.en[v]`, expansions: [at('realws/.env')], expanded: true });
+    expect(resolveGlobPath('*', at('wslink/src'), '/h', canonicalize)).toEqual({ pattern: `${at('realws/src')}/*`, expansions: [at('realws/src/a.ts')], expanded: true });
     expect(resolveGlobPath('*/../x', at('wslink'), '/h', canonicalize)).toEqual({ unresolvable: expect.any(String) });
   });
 });
