@@ -119,6 +119,8 @@ function commandCovered(
   if (grant.decision === 'deny') return true;
   // Leading assignments change what a command does (NODE_OPTIONS, LD_PRELOAD, PATH).
   if (command.assignments.length > 0) return false;
+  // An argument known only at run time (`git push origin $b`) is not the word the user saw.
+  if (command.dynamicArguments) return false;
   if (command.wrappers.some((w) => ELEVATING_WRAPPERS.has(w))) return false;
   if (!subject.prefix && command.wrappers.some((w) => ARGUMENT_ADDING_WRAPPERS.has(w))) return false;
   // A project grant is for commands run inside the project (`cd / && npm test` is not the same).
@@ -141,7 +143,8 @@ export function urlHost(url: string): string | undefined {
 export function subjectOfItem(item: GrantItem): GrantSubject | undefined {
   switch (item.type) {
     case 'command':
-      return item.command.argv.length === 0 ? undefined : { type: 'command', argv: [...item.command.argv], prefix: false };
+      // A command with an argument known only at run time cannot be named: nothing to remember.
+      return item.command.argv.length === 0 || item.command.dynamicArguments ? undefined : { type: 'command', argv: [...item.command.argv], prefix: false };
     case 'path':
       return { type: 'path', path: item.path, access: item.access };
     case 'url': {

@@ -425,6 +425,8 @@ function itemConditionsHold(
   if (c.command) {
     if (item.type !== 'command') return false;
     const command = item.command;
+    // An argument known only at run time may be anything: no allow pattern vouches for it.
+    if (strictProgram && command.dynamicArguments) return false;
     if (!c.command.some(matches ?? ((p) => commandMatches(p, command, { strictProgram })))) return false;
   }
   if (c.url) {
