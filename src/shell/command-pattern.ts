@@ -38,7 +38,9 @@ interface PatternWord {
 export interface CommandMatchOptions {
   /**
    * For allow rules: a pattern program without a slash (`git`) then only matches a command run by
-   * name or from a system directory, not `./git` or `tools/git` (which may be anything).
+   * name or from a system directory, not `./git` or `tools/git` (which may be anything); an
+   * ambiguous long-option prefix (`git push --f`) then counts as no option, and the command does not
+   * match at all when such a prefix may or may not take the next word as its value.
    */
   readonly strictProgram?: boolean;
   /**
@@ -86,8 +88,11 @@ export function commandMatcher(command: SimpleCommand): (pattern: CommandPattern
     if (!programWord || !matchesProgram(programWord, command, strictProgram)) return false;
     commandShape ??= shapeOf(command.program, argumentsOf(command.argv));
     const { shape: patternShape, positionals: positionalWords } = patternShapeFor(pattern, command.program);
+    // For allow rules, an ambiguous long-option prefix is no option, and one that may or may not
+    // take a value leaves the positionals unknown.
+    if (strictProgram && commandShape.uncertain) return false;
     if (!matchesPositionals(positionalWords, commandShape, command)) return false;
-    return matchesOptions(patternShape, commandShape);
+    return matchesOptions(patternShape, commandShape, strictProgram);
   };
   return (pattern, options = {}) => {
     if (direct(pattern, options.strictProgram ?? false)) return true;
@@ -184,8 +189,9 @@ function anchoredPattern(word: PatternWord, home: string | undefined): PatternWo
   return { ...word, text, glob: globRegExp(text.replace(/\/+$/, '') || '/', true) };
 }
 
-function matchesOptions(pattern: CommandShape, command: CommandShape): boolean {
-  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, command.options));
+function matchesOptions(pattern: CommandShape, command: CommandShape, certainOnly: boolean): boolean {
+  const uses = certainOnly && command.options.some((use) => use.ambiguous) ? command.options.filter((use) => !use.ambiguous) : command.options;
+  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, uses));
 }
 
 function hasOption(wanted: OptionUse, uses: readonly OptionUse[]): boolean {

@@ -9,12 +9,20 @@
  * match a pattern `--force-with-lease`; `git branch -D` sets {delete, force} = `--delete --force`.
  */
 
+import { COMPLETE_LONG_OPTIONS, PARTIAL_LONG_OPTIONS } from './long-options.js';
+
 export interface OptionTable {
   readonly aliases: Readonly<Record<string, readonly string[]>>;
   /** Spellings that take a value (`-o FILE`, `-oFILE`, `--output FILE`, `--output=FILE`). */
   readonly valued: ReadonlySet<string>;
   /** Extra option keys implied by a positional word (git push `+main` forces). */
   readonly positionalImplies?: (word: string) => readonly string[];
+  /**
+   * The real parser takes a unique prefix of a long option for the option (`rm --rec`): every long
+   * option of the program (`--name`), or 'partial' when we do not know them all (then any prefix
+   * is ambiguous). Absent: only exact names.
+   */
+  readonly abbreviations?: readonly string[] | 'partial';
 }
 
 export interface ProgramSpec extends OptionTable {
@@ -149,7 +157,19 @@ const OWNERSHIP = table({
   valued: ['--reference', '--from'],
 });
 
-export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
+/** Adds what long-options.ts knows about prefixes to the table of `name` (`rm`, `git push`). */
+function withAbbreviations<T extends OptionTable>(name: string, base: T): T {
+  if (PARTIAL_LONG_OPTIONS.has(name)) return { ...base, abbreviations: 'partial' };
+  if (!Object.hasOwn(COMPLETE_LONG_OPTIONS, name)) return base;
+  const names = COMPLETE_LONG_OPTIONS[name]!.split(' ');
+  const valued = new Set(base.valued);
+  for (const option of names) if (option.endsWith('=')) valued.add(`--${option.slice(0, -1)}`);
+  return { ...base, valued, abbreviations: names.map((option) => `--${option.replace(/=$/, '')}`) };
+}
+
+for (const [subcommand, spec] of Object.entries(GIT_SUBCOMMANDS)) GIT_SUBCOMMANDS[subcommand] = withAbbreviations(`git ${subcommand}`, spec);
+
+const TABLES: Readonly<Record<string, ProgramSpec>> = {
   git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS },
   curl: CURL,
   wget: WGET,
@@ -170,6 +190,10 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
   kubectl: table({ valued: ['-n', '--namespace', '--context', '-f', '--filename', '-o', '--output', '-l', '--selector'] }),
   docker: table({ valued: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'] }),
 };
+
+export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = Object.fromEntries(
+  Object.entries(TABLES).map(([program, spec]) => [program, withAbbreviations(program, spec)]),
+);
 
 const EMPTY_TABLE: OptionTable = { aliases: {}, valued: new Set() };
 

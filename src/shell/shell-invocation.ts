@@ -1,5 +1,5 @@
 /**
- * `bash -c SCRIPT`, `sh -lc SCRIPT`, `zsh -l -c SCRIPT`, `su -c SCRIPT`, `watch CMD…`, `eval …`:
+ * `bash -c SCRIPT`, `sh -lc SCRIPT`, `zsh -l -c SCRIPT`, `watch CMD…`, `eval …`:
  * commands whose argument is itself shell code. The caller re-analyses that code.
  */
 import type { Word } from './words.js';
@@ -53,17 +53,6 @@ export function parseShellInvocation(argv: readonly Word[]): ShellInvocation {
   }
   if (readsStdin || i >= argv.length) return { kind: 'stdin' };
   return { kind: 'file' };
-}
-
-/** `su [options] -c CMD [user]`: the command string, if any. */
-export function suCommandString(argv: readonly Word[]): Word | undefined {
-  for (let i = 1; i < argv.length; i++) {
-    const text = argv[i]!.text;
-    if (text === '-c' || text === '--command') return argv[i + 1];
-    if (text.startsWith('--command=')) return { ...argv[i]!, text: text.slice('--command='.length) };
-    if (/^-c./.test(text)) return { ...argv[i]!, text: text.slice(2) };
-  }
-  return undefined;
 }
 
 /** Joins words the way `eval` and `watch` do before running them as shell code. */
