@@ -96,6 +96,13 @@ function step(program: string, current: Invocation, outerWrappers: number, colle
       emit(current, collector);
       if (argv.slice(1).some((word) => /^-[a-z]*p/.test(word.text))) collector.unresolvable('hash -p binds a command name to another program');
       return undefined;
+    case 'coproc': {
+      // `coproc [NAME] { …; }`: tree-sitter-bash reads the braces as words; the body runs.
+      const brace = argv.findIndex((word, i) => i > 0 && i <= 2 && (word.text === '{' || word.text === '('));
+      if (brace === -1) break;
+      collector.unresolvable('coproc with a compound command');
+      return { ...current, argv: argv.slice(brace + 1), wrappers: [...current.wrappers, 'coproc'] };
+    }
     case 'parallel':
       emit(current, collector);
       collector.unresolvable('parallel builds the commands it runs from a template and its inputs');
@@ -160,7 +167,8 @@ function peel(program: string, current: Invocation, collector: AnalysisCollector
     suppliedArguments: current.suppliedArguments || peeled.suppliesArguments,
   };
   if (peeled.run.type === 'code') {
-    runCode(peeled.run.code, program, inner, collector, host, true);
+    // runCode names the runner in the frame's wrappers itself.
+    runCode(peeled.run.code, program, { ...inner, wrappers: current.wrappers }, collector, host, true);
     return undefined;
   }
   return { ...inner, argv: peeled.run.words };

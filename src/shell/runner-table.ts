@@ -15,7 +15,7 @@ const DOCKER_RUN_VALUED = (
   'add-host annotation attach blkio-weight blkio-weight-device cap-add cap-drop cgroup-parent cgroupns cidfile cpu-count ' +
   'cpu-percent cpu-period cpu-quota cpu-rt-period cpu-rt-runtime cpu-shares cpus cpuset-cpus cpuset-mems detach-keys device ' +
   'device-cgroup-rule device-read-bps device-read-iops device-write-bps device-write-iops dns dns-option dns-search domainname ' +
-  'env env-file expose gpus group-add health-cmd health-interval health-retries health-start-interval health-start-period ' +
+  'entrypoint env env-file expose gpus group-add health-cmd health-interval health-retries health-start-interval health-start-period ' +
   'health-timeout hostname io-maxbandwidth io-maxiops ip ip6 ipc isolation kernel-memory label label-file link link-local-ip ' +
   'log-driver log-opt mac-address memory memory-reservation memory-swap memory-swappiness mount name network network-alias ' +
   'oom-score-adj pid pids-limit platform publish pull restart runtime security-opt shm-size stop-signal stop-timeout ' +
