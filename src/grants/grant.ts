@@ -53,9 +53,13 @@ export interface GrantContext {
   readonly agent?: string;
 }
 
-// These change who runs a command or add arguments nobody has seen, so a grant for the bare
-// command must not stretch to cover them (`sudo rm x`, `… | xargs rm`).
-const ELEVATING_WRAPPERS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser', 'chroot']);
+// These change who runs a command, where (another root, namespace, host or container), or add
+// arguments nobody has seen, so a grant for the bare command must not stretch to cover them
+// (`sudo rm x`, `ssh host rm x`, `… | xargs rm`).
+const ELEVATING_WRAPPERS = new Set([
+  'sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser', 'chroot', 'sg', 'setpriv', 'unshare', 'nsenter',
+  'systemd-run', 'fakeroot', 'ssh', 'docker', 'podman', 'kubectl',
+]);
 const ARGUMENT_ADDING_WRAPPERS = new Set(['xargs', 'parallel', 'find']);
 
 export function isExpired(grant: Pick<Grant, 'expiresAt'>, now: Date): boolean {

@@ -62,3 +62,10 @@ describe('grants and dynamic arguments', () => {
     expect(offered('git push origin main')).toBe(1);
   });
 });
+
+describe('grants and the runners that change who or where', () => {
+  it.each(['ssh', 'docker', 'kubectl', 'setpriv', 'unshare', 'nsenter', 'sg', 'systemd-run'])('an allow grant for `rm x` does not cover it under %s', (wrapper) => {
+    const covered = grantCoversItem(grant('allow', ['rm', 'x'], false), { type: 'command', command: { argv: ['rm', 'x'], program: 'rm', cwd: PROJECT, assignments: [], wrappers: [wrapper], text: 'rm x' } }, ctx);
+    expect(covered).toBe(false);
+  });
+});
