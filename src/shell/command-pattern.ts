@@ -199,6 +199,9 @@ function hasOption(wanted: OptionUse, uses: readonly OptionUse[]): boolean {
     const glob = globRegExp(wanted.spelling, true);
     return uses.some((use) => glob.test(use.spelling));
   }
+  // An open prefix (`git config --glob`) may be the wanted option itself (deny side only: allow
+  // rules never see ambiguous uses).
+  if (wanted.spelling.startsWith('--') && wanted.value === undefined && uses.some((use) => use.openPrefix && wanted.spelling.startsWith(use.spelling))) return true;
   // Every key the wanted option sets is set by some option of the command.
   if (!wanted.keys.every((key) => uses.some((use) => use.keys.includes(key)))) return false;
   if (wanted.value === undefined) return true;

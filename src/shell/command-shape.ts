@@ -17,6 +17,11 @@ export interface OptionUse {
    * of every option it could be. Counts for deny rules, never for allow rules.
    */
   readonly ambiguous?: boolean;
+  /**
+   * An unknown long option where the parser takes prefixes and we do not know all options: it may
+   * be any option whose name starts with it (for deny rules).
+   */
+  readonly openPrefix?: boolean;
 }
 
 export interface CommandShape {
@@ -43,7 +48,7 @@ export function shapeOf(program: string, args: readonly string[]): CommandShape 
     if (optionsEnded || !isOption(word)) {
       positionals.push(word);
       if (awaitingSubcommand) {
-        table = spec.subcommands && Object.hasOwn(spec.subcommands, word) ? spec.subcommands[word]! : EMPTY_TABLE;
+        table = spec.subcommands && Object.hasOwn(spec.subcommands, word) ? spec.subcommands[word]! : spec.otherSubcommands ?? EMPTY_TABLE;
         awaitingSubcommand = false;
       }
       const implied = table.positionalImplies?.(word) ?? [];
@@ -71,7 +76,11 @@ function longOption(table: OptionTable, word: string, next: string | undefined, 
   const written = equals === -1 ? word : word.slice(0, equals);
   const { name, keys, valued, ambiguous } = resolveLongName(table, written);
   if (valued === 'some') state.uncertain = true;
-  const use = (value: string | undefined): OptionUse => (ambiguous ? { keys, spelling: name, value, whole: false, ambiguous } : { keys, spelling: name, value, whole: false });
+  const openPrefix = table.abbreviations === 'partial' && !Object.hasOwn(table.aliases, written) && !table.valued.has(written);
+  const use = (value: string | undefined): OptionUse => {
+    const plain: OptionUse = { keys, spelling: name, value, whole: false };
+    return ambiguous || openPrefix ? { ...plain, ambiguous: true, ...(openPrefix ? { openPrefix } : {}) } : plain;
+  };
   if (equals !== -1) {
     out.push(use(word.slice(equals + 1)));
     return false;

@@ -28,6 +28,8 @@ export interface OptionTable {
 export interface ProgramSpec extends OptionTable {
   /** Programs with subcommands: the table for options after the subcommand. Before it, this one. */
   readonly subcommands?: Readonly<Record<string, OptionTable>>;
+  /** The table after a subcommand `subcommands` does not list. */
+  readonly otherSubcommands?: OptionTable;
 }
 
 interface TableSource {
@@ -170,7 +172,8 @@ function withAbbreviations<T extends OptionTable>(name: string, base: T): T {
 for (const [subcommand, spec] of Object.entries(GIT_SUBCOMMANDS)) GIT_SUBCOMMANDS[subcommand] = withAbbreviations(`git ${subcommand}`, spec);
 
 const TABLES: Readonly<Record<string, ProgramSpec>> = {
-  git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS },
+  // Every git subcommand parses its options with parse-options, which takes prefixes.
+  git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS, otherSubcommands: { aliases: {}, valued: new Set(), abbreviations: 'partial' } },
   curl: CURL,
   wget: WGET,
   rm: RM,

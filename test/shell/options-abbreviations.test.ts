@@ -115,3 +115,12 @@ describe('the real programs agree', () => {
     expect(git(work, '--no-pag', 'status').status).not.toBe(0);
   });
 });
+
+describe('prefixes where we do not know every option', () => {
+  it('a git subcommand without a table: an unknown long option may be any option it begins', async () => {
+    expect(await matches('git config --global', 'git config --glob user.name x')).toBe(true);
+    expect(await matches('git config --global', 'git config --glob user.name x', true)).toBe(false);
+    expect(await matches('git config --global', 'git config --local user.name x')).toBe(false);
+    expect(await matches('git worktree add --force', 'git worktree add --forc x')).toBe(true);
+  });
+});
