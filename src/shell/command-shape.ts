@@ -76,7 +76,7 @@ function longOption(table: OptionTable, word: string, next: string | undefined, 
   const written = equals === -1 ? word : word.slice(0, equals);
   const { name, keys, valued, ambiguous } = resolveLongName(table, written);
   if (valued === 'some') state.uncertain = true;
-  const openPrefix = table.abbreviations === 'partial' && !Object.hasOwn(table.aliases, written) && !table.valued.has(written);
+  const openPrefix = table.abbreviations?.complete === false && !table.abbreviations.names.includes(written) && !Object.hasOwn(table.aliases, written) && !table.valued.has(written);
   const use = (value: string | undefined): OptionUse => {
     const plain: OptionUse = { keys, spelling: name, value, whole: false };
     return ambiguous || openPrefix ? { ...plain, ambiguous: true, ...(openPrefix ? { openPrefix } : {}) } : plain;
@@ -104,20 +104,17 @@ function resolveLongName(table: OptionTable, written: string): LongName {
   const known = Object.hasOwn(table.aliases, written) || table.valued.has(written);
   const abbreviations = table.abbreviations;
   if (known || !abbreviations || written.length <= 2) return exact(written);
-  const names = abbreviations === 'partial' ? knownLongNames(table) : abbreviations;
-  if (abbreviations !== 'partial' && names.includes(written)) return exact(written);
+  const names = abbreviations.names;
+  if (names.includes(written)) return exact(written); // an exact name wins over longer ones
   const candidates = names.filter((name) => name.startsWith(written));
   if (candidates.length === 0) return exact(written);
-  if (candidates.length === 1 && abbreviations !== 'partial') return exact(candidates[0]!);
+  if (candidates.length === 1 && abbreviations.complete) return exact(candidates[0]!);
   const keys = [...new Set(candidates.flatMap((name) => table.aliases[name] ?? [name]))];
   const valuedCount = candidates.filter((name) => table.valued.has(name)).length;
   const valued = valuedCount === 0 ? 'none' : valuedCount === candidates.length ? 'all' : 'some';
   return { name: written, keys, valued, ambiguous: true };
 }
 
-function knownLongNames(table: OptionTable): string[] {
-  return [...Object.keys(table.aliases), ...table.valued].filter((name) => name.startsWith('--'));
-}
 
 function shortCluster(table: OptionTable, word: string, next: string | undefined, out: OptionUse[]): boolean {
   const known = table.aliases[word] ?? (table.valued.has(word) ? [word] : undefined);

@@ -1,12 +1,12 @@
 /**
- * The complete long options of the programs whose option parser accepts any unique prefix of a
- * long option (GNU getopt_long, argp, git's parse-options), as the real programs list them
- * (`--help`, `git CMD --git-completion-helper-all`). A prefix is judged against all of them, not
- * only those option-specs.ts gives meaning to. A trailing `=` marks an option whose value may be
- * the next word.
+ * The long options of the programs whose option parser accepts any unique prefix of a long option
+ * (GNU getopt_long, argp, git's parse-options), as the real programs list them (`--help`,
+ * `git CMD --git-completion-helper-all`). A prefix is judged against all of them, not only those
+ * option-specs.ts gives meaning to. A trailing `=` marks an option whose value may be the next word.
+ * Complete unless the program is in PARTIAL_LONG_OPTIONS.
  */
 
-export const COMPLETE_LONG_OPTIONS: Readonly<Record<string, string>> = {
+export const LONG_OPTIONS: Readonly<Record<string, string>> = {
   'rm':
     'dir force help interactive no-preserve-root one-file-system preserve-root recursive verbose version',
   'cp':
@@ -199,8 +199,8 @@ export const COMPLETE_LONG_OPTIONS: Readonly<Record<string, string>> = {
 
 /**
  * Programs (and git subcommands) that accept prefixes but whose long options we do not list
- * completely: any prefix of a known option is ambiguous there.
+ * completely (wget has hidden options and `--no-` forms of every flag): any prefix is ambiguous.
  */
 export const PARTIAL_LONG_OPTIONS: ReadonlySet<string> = new Set([
-  'curl', 'npm', 'git log', 'git diff', 'git show', 'git stash', 'git remote',
+  'wget', 'curl', 'npm', 'git log', 'git diff', 'git show', 'git stash', 'git remote',
 ]);

@@ -9,7 +9,7 @@
  * match a pattern `--force-with-lease`; `git branch -D` sets {delete, force} = `--delete --force`.
  */
 
-import { COMPLETE_LONG_OPTIONS, PARTIAL_LONG_OPTIONS } from './long-options.js';
+import { LONG_OPTIONS, PARTIAL_LONG_OPTIONS } from './long-options.js';
 
 export interface OptionTable {
   readonly aliases: Readonly<Record<string, readonly string[]>>;
@@ -18,11 +18,11 @@ export interface OptionTable {
   /** Extra option keys implied by a positional word (git push `+main` forces). */
   readonly positionalImplies?: (word: string) => readonly string[];
   /**
-   * The real parser takes a unique prefix of a long option for the option (`rm --rec`): every long
-   * option of the program (`--name`), or 'partial' when we do not know them all (then any prefix
-   * is ambiguous). Absent: only exact names.
+   * The real parser takes a unique prefix of a long option for the option (`rm --rec`): the long
+   * options we know (`--name`, besides those of `aliases`/`valued`), and whether that is all of
+   * them (else any prefix is ambiguous). Absent: only exact names.
    */
-  readonly abbreviations?: readonly string[] | 'partial';
+  readonly abbreviations?: { readonly names: readonly string[]; readonly complete: boolean };
 }
 
 export interface ProgramSpec extends OptionTable {
@@ -161,19 +161,20 @@ const OWNERSHIP = table({
 
 /** Adds what long-options.ts knows about prefixes to the table of `name` (`rm`, `git push`). */
 function withAbbreviations<T extends OptionTable>(name: string, base: T): T {
-  if (PARTIAL_LONG_OPTIONS.has(name)) return { ...base, abbreviations: 'partial' };
-  if (!Object.hasOwn(COMPLETE_LONG_OPTIONS, name)) return base;
-  const names = COMPLETE_LONG_OPTIONS[name]!.split(' ');
+  const listed = Object.hasOwn(LONG_OPTIONS, name) ? LONG_OPTIONS[name]!.split(' ') : [];
+  const complete = listed.length > 0 && !PARTIAL_LONG_OPTIONS.has(name);
+  if (!complete && !PARTIAL_LONG_OPTIONS.has(name)) return base;
   const valued = new Set(base.valued);
-  for (const option of names) if (option.endsWith('=')) valued.add(`--${option.slice(0, -1)}`);
-  return { ...base, valued, abbreviations: names.map((option) => `--${option.replace(/=$/, '')}`) };
+  for (const option of listed) if (option.endsWith('=')) valued.add(`--${option.slice(0, -1)}`);
+  const names = new Set([...listed.map((option) => `--${option.replace(/=$/, '')}`), ...Object.keys(base.aliases), ...base.valued]);
+  return { ...base, valued, abbreviations: { names: [...names].filter((option) => option.startsWith('--')), complete } };
 }
 
 for (const [subcommand, spec] of Object.entries(GIT_SUBCOMMANDS)) GIT_SUBCOMMANDS[subcommand] = withAbbreviations(`git ${subcommand}`, spec);
 
 const TABLES: Readonly<Record<string, ProgramSpec>> = {
   // Every git subcommand parses its options with parse-options, which takes prefixes.
-  git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS, otherSubcommands: { aliases: {}, valued: new Set(), abbreviations: 'partial' } },
+  git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS, otherSubcommands: { aliases: {}, valued: new Set(), abbreviations: { names: [], complete: false } } },
   curl: CURL,
   wget: WGET,
   rm: RM,
