@@ -97,17 +97,20 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
     if (files.length === 0 && state.writes.length === 0 && spec.defaultWrite) state.writes.push(literal(spec.defaultWrite));
     i = argv.length;
   }
-  const base = {
+  const rest = argv.slice(i);
+  const notes = spec.elsewhere ? [...state.notes, spec.elsewhere] : [...state.notes];
+  // `sudo -s CMD`: sudo escapes the words for `$SHELL -c` except `$`, which that shell expands.
+  if (state.shell && rest.some((word) => word.text.includes('$'))) notes.push(`${program} runs the command through a shell that expands its $`);
+  const base: Omit<Peeled, 'run'> = {
     kind: 'inner' as const, wrapper: program, reportSelf: spec.reportSelf ?? false, assignments: state.assignments,
     chdir: state.chdir, forgetsCwd: state.forgetsCwd || (spec.movesCwd ?? false), writes: state.writes,
-    suppliesArguments: spec.suppliesArguments ?? false, notes: spec.elsewhere ? [...state.notes, spec.elsewhere] : state.notes,
+    suppliesArguments: spec.suppliesArguments ?? false, notes,
   };
   if (state.code) return { ...base, run: { type: 'code', code: state.code } };
   if (i >= argv.length) {
     const shell = spec.shellWithoutCommand === true || state.shell;
     return shell ? { kind: 'unresolvable', reason: `${program} without a command runs a shell reading standard input` } : NOT_A_WRAPPER;
   }
-  const rest = argv.slice(i);
   if (spec.operands === 'code') return rest.length === 1 ? { ...base, run: { type: 'code', code: rest[0]! } } : { kind: 'unresolvable', reason: `${program}: expected one command string` };
   if (spec.operands === 'joined-code') return { ...base, run: { type: 'code', code: joinWords(rest) } };
   return { ...base, run: { type: 'argv', words: rest } };

@@ -151,6 +151,8 @@ describe('unresolvable: no certain reading', () => {
     ['strace --bogus rm', /unknown/],
     ['setpriv --bogus rm', /unknown/],
     ["env -S 'rm -rf /'", /splits its string/],
+    ["sudo -s echo '$X'", /expands its \$/],
+    ["sudo -i ls '$(id)'", /expands its \$/],
   ])('%s', async (line, reason) => {
     expect((await summary(line)).unresolvable).toMatch(reason);
   });
