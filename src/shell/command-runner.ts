@@ -11,7 +11,7 @@ import { basename, resolvePath } from './paths.js';
 import { recordWrittenFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
 import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
-import { isShell, joinAsScript, parseShellInvocation, watchCommand } from './shell-invocation.js';
+import { isShell, joinAsScript, parseShellInvocation } from './shell-invocation.js';
 import { peelWrapper } from './wrappers.js';
 import { writtenFiles } from './written-files.js';
 import type { Word } from './words.js';
@@ -114,8 +114,6 @@ function step(program: string, current: Invocation, outerWrappers: number, colle
         runInvocation({ ...current, argv: [command], wrappers: [...current.wrappers, 'rg'], stdin: { kind: 'inherited' }, suppliedArguments: true }, collector, host);
       }
       return undefined;
-    case 'watch':
-      return runWatch(current, collector, host);
     case 'find':
       runFind(current, collector, host);
       return undefined;
@@ -209,17 +207,6 @@ function runCode(code: Word, runner: string, current: Invocation, collector: Ana
 
 function frameFor(current: Invocation, runner: string): Frame {
   return { wrappers: [...current.wrappers, runner], stdin: { kind: 'inherited' } };
-}
-
-function runWatch(current: Invocation, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
-  const watched = watchCommand(current.argv);
-  if (!watched) {
-    emit(current, collector);
-    return undefined;
-  }
-  if (!watched.viaShell) return { ...current, argv: watched.words, wrappers: [...current.wrappers, 'watch'] };
-  runCode(joinAsScript(watched.words), 'watch', current, collector, host, true);
-  return undefined;
 }
 
 function runFind(current: Invocation, collector: AnalysisCollector, host: ScriptHost): void {

@@ -33,6 +33,13 @@ const DOCKER_RUN: WrapperSpec = {
 };
 
 export const RUNNERS: Readonly<Record<string, WrapperSpec>> = {
+  // procps watch: the words are joined and run by `sh -c`, or exec'd as they are with -x.
+  watch: {
+    flags: 'bcegptwx', optionalValued: 'd', valued: 'qn', noCommand: 'hv', abbreviations: true,
+    longFlags: ['beep', 'color', 'errexit', 'chgexit', 'precise', 'no-title', 'no-wrap', 'exec'],
+    longOptional: ['differences'], longValued: ['equexit', 'interval'], longNoCommand: HELP,
+    operands: 'joined-code', argvWith: ['x', 'exec'],
+  },
   busybox: { longNoCommand: ['list', 'list-full', 'help', 'install'] },
   flock: {
     flags: 'sexnoFu', valued: 'wE', noCommand: 'hV', leadingOperands: 1, trailingCode: true, abbreviations: true,

@@ -52,6 +52,8 @@ export interface WrapperSpec {
    * word of shell code (`sg GROUP CMD`), or words joined with spaces into shell code (`ssh HOST CMD…`).
    */
   readonly operands?: 'argv' | 'code' | 'joined-code' | 'files-written';
+  /** Options that make the operands an argv although `operands` says code (`watch -x`). */
+  readonly argvWith?: readonly string[];
   /** The code after `-c` / `--command` right after the leading operands (`flock FILE -c CMD`). */
   readonly trailingCode?: boolean;
   /**

@@ -58,6 +58,7 @@ interface State {
   code: Word | undefined;
   notes: string[];
   shell: boolean;
+  argv: boolean;
 }
 
 type OptionStep = number | 'no-command' | { readonly reason: string };
@@ -68,7 +69,7 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
   if (custom) return custom(argv);
   let spec = specOf(program);
   if (!spec) return NOT_A_WRAPPER;
-  const state: State = { chdir: undefined, forgetsCwd: false, writes: [], assignments: [], code: undefined, notes: [], shell: false };
+  const state: State = { chdir: undefined, forgetsCwd: false, writes: [], assignments: [], code: undefined, notes: [], shell: false, argv: false };
   let i = parseOptions(program, spec, argv, 1, state);
   while (typeof i === 'number' && spec.subcommands) {
     const name = argv[i]?.text;
@@ -112,7 +113,7 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
     return shell ? { kind: 'unresolvable', reason: `${program} without a command runs a shell reading standard input` } : NOT_A_WRAPPER;
   }
   if (spec.operands === 'code') return rest.length === 1 ? { ...base, run: { type: 'code', code: rest[0]! } } : { kind: 'unresolvable', reason: `${program}: expected one command string` };
-  if (spec.operands === 'joined-code') return { ...base, run: { type: 'code', code: joinWords(rest) } };
+  if (spec.operands === 'joined-code' && !state.argv) return { ...base, run: { type: 'code', code: joinWords(rest) } };
   return { ...base, run: { type: 'argv', words: rest } };
 }
 
@@ -152,6 +153,7 @@ function longOption(program: string, spec: WrapperSpec, argv: readonly Word[], i
   if (spec.opaque?.includes(name)) return { reason: `${program} --${name} runs something we do not analyse` };
   if (spec.shellWithoutCommand !== true && spec.shellWithoutCommand?.includes(name)) state.shell = true;
   if (spec.forgetsCwd?.includes(name)) state.forgetsCwd = true;
+  if (spec.argvWith?.includes(name)) state.argv = true;
   if (spec.longFlags?.includes(name)) return equals === -1 ? i + 1 : { reason: `${program}: --${name} takes no value` };
   if (spec.longOptional?.includes(name)) return i + 1;
   const value = equals === -1 ? argv[i + 1] : { ...argv[i]!, text: text.slice(equals + 1) };
@@ -182,6 +184,7 @@ function shortOptions(program: string, spec: WrapperSpec, argv: readonly Word[],
     if (spec.opaque?.includes(letter)) return { reason: `${program} -${letter} runs something we do not analyse` };
     if (spec.shellWithoutCommand !== true && spec.shellWithoutCommand?.includes(letter)) state.shell = true;
     if (spec.forgetsCwd?.includes(letter)) state.forgetsCwd = true;
+    if (spec.argvWith?.includes(letter)) state.argv = true;
     if (spec.flags?.includes(letter)) continue;
     if (spec.optionalValued?.includes(letter)) return i + 1;
     if (!spec.valued?.includes(letter)) return { reason: `${program}: unknown option -${letter} in ${text}` };

@@ -87,10 +87,17 @@ describe('the inner command is found and analysed', () => {
     ["yarn exec 'rm -rf /'", 'yarn'],
     ["env -S 'rm -rf /'", 'env'],
     ["env --split-string='rm -rf /'", 'env'],
+    ["watch -n 5 -d 'rm -rf /'", 'watch'],
+    ['watch --inter=5 rm -rf /', 'watch'],
+    ['watch -x rm -rf /', 'watch'],
   ])('%s runs its shell code', async (line, runner) => {
     const result = await summary(line);
     expect(result.argvs.at(-1)).toBe('rm -rf /');
     expect(result.wrappers.at(-1)).toBe(runner);
+  });
+
+  it('watch -dn: -d takes the attached `n` as its value (as real watch does), so `5 …` is the code', async () => {
+    expect((await summary("watch -dn 5 'rm -rf /'")).argvs).toEqual(['5 rm -rf /']);
   });
 
   it('files the runners write are write redirections', async () => {
@@ -146,6 +153,7 @@ describe('unresolvable: no certain reading', () => {
     ['kubectl exec pod rm -rf /', /without `--`/],
     ['gdb -ex run --args rm -rf /', /debugger commands/],
     ['ionice --cla 3 rm', /ambiguous/],
+    ['watch --bogus rm', /unknown/],
     ['env --i rm', /ambiguous|unknown/],
     ['timeout --bogus 5 rm', /unknown/],
     ['strace --bogus rm', /unknown/],
