@@ -58,8 +58,9 @@ export function commandFrom(command: SimpleCommand, start: number): SimpleComman
   return { ...command, argv, program: basename(argv[0]!) };
 }
 
+/** Options, assignments and URLs (`https://host/dd`) never name a program to run. */
 function couldBeCommandWord(word: string): boolean {
-  return word !== '' && !word.startsWith('-') && !word.includes('=');
+  return word !== '' && !word.startsWith('-') && !word.includes('=') && !word.includes('://');
 }
 
 const NO_STARTS: readonly number[] = Object.freeze([]);

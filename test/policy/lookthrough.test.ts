@@ -56,6 +56,7 @@ describe('look-through on the deny side', () => {
     ['git status rm -rf /', 'allow'],
     ['foo rm -rf build', 'allow'],
     ['npm run shutdown-check', 'allow'],
+    ['foo https://example.com/shutdown', 'allow'],
   ])('data arguments keep their decision: %s → %s', async (line, decision) => {
     expect((await decide(line)).decision).toBe(decision);
   });
