@@ -11,6 +11,7 @@ import { basename, resolvePath } from './paths.js';
 import { recordWrittenFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
 import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
+import { gitRuns } from './git-runners.js';
 import { isShell, joinAsScript, parseShellInvocation } from './shell-invocation.js';
 import { peelWrapper } from './wrappers.js';
 import { writtenFiles } from './written-files.js';
@@ -117,9 +118,16 @@ function step(program: string, current: Invocation, outerWrappers: number, colle
     case 'find':
       runFind(current, collector, host);
       return undefined;
-    case 'git':
+    case 'git': {
       checkGitOptions(argv, collector);
-      break;
+      const runs = gitRuns(argv);
+      if (runs.code.length === 0 && runs.argvs.length === 0 && !runs.problem) break;
+      emit(current, collector);
+      if (runs.problem) collector.unresolvable(runs.problem);
+      for (const code of runs.code) runCode(code, 'git', current, collector, host, true);
+      for (const inner of runs.argvs) runInvocation({ ...current, argv: inner, wrappers: [...current.wrappers, 'git'], stdin: { kind: 'inherited' } }, collector, host);
+      return undefined;
+    }
   }
   if (program.startsWith('=') && program.length > 1) {
     // zsh expands a command word `=rm` to the path of rm; bash runs a program named `=rm`.

@@ -58,3 +58,15 @@ describe('runners run what the analysis says', () => {
     for (const file of writes) expect(existsSync(join(cwd, file))).toBe(true);
   });
 });
+
+describe('git runs the code of rebase -x as the analysis says', () => {
+  it.each(["git rebase -q -ix 'touch ran' HEAD~1", "git rebase -q --exe='touch ran' HEAD~1"])('%s', async (line) => {
+    const cwd = mkdtempSync(join(dir, 'git-'));
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_SEQUENCE_EDITOR: 'true', GIT_AUTHOR_NAME: 'n', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'n', GIT_COMMITTER_EMAIL: 'a@b' };
+    spawnSync('git', ['init', '-q'], { cwd, env });
+    for (const message of ['a', 'b']) spawnSync('git', ['commit', '-q', '--allow-empty', '-m', message], { cwd, env });
+    spawnSync('bash', ['-c', line], { cwd, env, stdio: 'ignore' });
+    expect(existsSync(join(cwd, 'ran'))).toBe(true);
+    expect((await analyze(line, { cwd, home: '/home/dev' })).commands.at(-1)!.argv).toEqual(['touch', 'ran']);
+  });
+});

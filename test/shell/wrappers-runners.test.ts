@@ -174,3 +174,29 @@ describe('unresolvable: no certain reading', () => {
     expect((await summary('docker ps')).unresolvable).toBe('');
   });
 });
+
+describe('git subcommands that run commands', () => {
+  it.each([
+    ["git rebase -x 'rm -rf /' HEAD~3", 'rm -rf /'],
+    ["git rebase --exec='rm -rf /' main", 'rm -rf /'],
+    ["git rebase -ix 'rm -rf /' main", 'rm -rf /'],
+    ["git rebase --exe='rm -rf /' main", 'rm -rf /'],
+    ["git difftool --extc 'rm -rf /'", 'rm -rf /'],
+    ["git -C repo rebase --exec 'rm -rf /'", 'rm -rf /'],
+    ['git bisect run rm -rf /', 'rm -rf /'],
+    ["git submodule foreach --recursive 'rm -rf /'", 'rm -rf /'],
+    ["git filter-branch --tree-filter 'rm -rf /' HEAD", 'rm -rf /'],
+    ["git difftool -x 'rm -rf /'", 'rm -rf /'],
+  ])('%s', async (line, inner) => {
+    const result = await summary(line);
+    expect(result.argvs.at(-1)).toBe(inner);
+    expect(result.wrappers.at(-1)).toBe('git');
+    expect(result.argvs[0]!.startsWith('git')).toBe(true);
+  });
+
+  it('other git commands are only git', async () => {
+    expect((await summary('git rebase main')).argvs).toEqual(['git rebase main']);
+    expect((await summary('git log -x')).argvs).toEqual(['git log -x']);
+    expect((await summary('git rebase -x')).unresolvable).toMatch(/without its command/);
+  });
+});
