@@ -7,7 +7,7 @@ import type { WrapperSpec } from './wrapper-spec.js';
 
 export const CLASSIC_WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   sudo: {
-    flags: 'AbBEHiknPSs', valued: 'ugprtTUCDRhac', noCommand: 'elvVK', acceptsAssignments: true, reportSelf: true, abbreviations: true,
+    flags: 'AbBEHiknPSs', valued: 'ugprtTUCDRac', optionalValued: 'h', noCommand: 'elvVK', acceptsAssignments: true, reportSelf: true, abbreviations: true,
     longFlags: ['login', 'shell', 'set-home', 'non-interactive', 'reset-timestamp', 'stdin', 'background', 'askpass', 'preserve-groups', 'bell'],
     longValued: ['user', 'group', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'close-from', 'chdir', 'chroot', 'auth-type', 'login-class'],
     longOptional: ['preserve-env'],
