@@ -54,9 +54,13 @@ export interface GrantContext {
   readonly agent?: string;
 }
 
-// These change who runs a command or add arguments nobody has seen, so a grant for the bare
-// command must not stretch to cover them (`sudo rm x`, `… | xargs rm`).
-const ELEVATING_WRAPPERS = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser', 'chroot']);
+// These change who runs a command, where (another root, namespace, host or container), or add
+// arguments nobody has seen, so a grant for the bare command must not stretch to cover them
+// (`sudo rm x`, `ssh host rm x`, `… | xargs rm`).
+const ELEVATING_WRAPPERS = new Set([
+  'sudo', 'doas', 'su', 'pkexec', 'run0', 'runuser', 'chroot', 'sg', 'setpriv', 'unshare', 'nsenter',
+  'systemd-run', 'fakeroot', 'ssh', 'docker', 'podman', 'kubectl',
+]);
 const ARGUMENT_ADDING_WRAPPERS = new Set(['xargs', 'parallel', 'find']);
 
 export function isExpired(grant: Pick<Grant, 'expiresAt'>, now: Date): boolean {
@@ -120,6 +124,8 @@ function commandCovered(
   if (grant.decision === 'deny') return true;
   // Leading assignments change what a command does (NODE_OPTIONS, LD_PRELOAD, PATH).
   if (command.assignments.length > 0) return false;
+  // An argument known only at run time (`git push origin $b`) is not the word the user saw.
+  if (command.dynamicArguments) return false;
   if (command.wrappers.some((w) => ELEVATING_WRAPPERS.has(w))) return false;
   if (!subject.prefix && command.wrappers.some((w) => ARGUMENT_ADDING_WRAPPERS.has(w))) return false;
   // A project grant is for commands run inside the project (`cd / && npm test` is not the same).
@@ -145,7 +151,8 @@ export function urlHost(url: string): string | undefined {
 export function subjectOfItem(item: GrantItem): GrantSubject | undefined {
   switch (item.type) {
     case 'command':
-      return item.command.argv.length === 0 ? undefined : { type: 'command', argv: [...item.command.argv], prefix: false };
+      // A command with an argument known only at run time cannot be named: nothing to remember.
+      return item.command.argv.length === 0 || item.command.dynamicArguments ? undefined : { type: 'command', argv: [...item.command.argv], prefix: false };
     case 'path':
       return { type: 'path', path: item.path, access: item.access };
     case 'url': {

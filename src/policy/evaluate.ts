@@ -1,6 +1,8 @@
 import { strictest, type Decision } from '../core/decision.js';
 import type { CallFacts } from '../core/facts.js';
 import { commandMatcher, commandMatches, patternProgram, type CommandPattern } from '../shell/command-pattern.js';
+import { lookThroughStarts } from '../shell/look-through.js';
+import { basename } from '../shell/paths.js';
 import type { SimpleCommand } from '../shell/types.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import { urlCandidates } from './hosts.js';
@@ -161,7 +163,8 @@ function evaluateItem(
 }
 
 const STRICT_PROGRAM = { strictProgram: true } as const;
-const LOOSE_PROGRAM = { strictProgram: false } as const;
+/** Deny and ask rules look through the arguments of programs not known to treat them as data. */
+const LOOSE_PROGRAM = { strictProgram: false, lookThrough: true } as const;
 
 /**
  * Which rules can match an item, so an item tests only those (a policy may have hundreds of rules).
@@ -347,8 +350,16 @@ function buildCandidates(rules: readonly Rule[], targets: readonly RuleTargets[]
       const { program, argv } = item.command;
       const byName = byProgram.get(program) ?? anyProgram;
       const argv0 = argv[0];
-      if (argv0 === undefined || argv0 === program) return byName;
-      return mergeSorted(byName, byProgram.get(argv0) ?? anyProgram);
+      let found = argv0 === undefined || argv0 === program ? byName : mergeSorted(byName, byProgram.get(argv0) ?? anyProgram);
+      // Rules for a program named by a later word may match through look-through (deny and ask rules).
+      for (const start of lookThroughStarts(item.command)) {
+        const word = argv[start]!;
+        for (const name of word.includes('/') ? [word, basename(word)] : [word]) {
+          const bucket = byProgram.get(name);
+          if (bucket) found = mergeSorted(found, bucket);
+        }
+      }
+      return found;
     },
   };
 }
@@ -447,7 +458,9 @@ function itemConditionsHold(
   if (c.command) {
     if (item.type !== 'command') return false;
     const command = item.command;
-    if (!c.command.some(matches ?? ((p) => commandMatches(p, command, { strictProgram })))) return false;
+    // An argument known only at run time may be anything: no allow pattern vouches for it.
+    if (strictProgram && command.dynamicArguments) return false;
+    if (!c.command.some(matches ?? ((p) => commandMatches(p, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)))) return false;
   }
   if (c.url) {
     if (item.type !== 'url') return false;

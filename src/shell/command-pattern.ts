@@ -14,6 +14,7 @@
  *   the command's home; other words also match their normalised form (`./src/` = `src`).
  */
 import { shapeOf, type CommandShape, type OptionUse } from './command-shape.js';
+import { commandFrom, lookThroughStarts } from './look-through.js';
 import { basename, normalizeRelative, resolvePath } from './paths.js';
 import type { SimpleCommand } from './types.js';
 
@@ -37,9 +38,17 @@ interface PatternWord {
 export interface CommandMatchOptions {
   /**
    * For allow rules: a pattern program without a slash (`git`) then only matches a command run by
-   * name or from a system directory, not `./git` or `tools/git` (which may be anything).
+   * name or from a system directory, not `./git` or `tools/git` (which may be anything); an
+   * ambiguous long-option prefix (`git push --f`) then counts as no option, and the command does not
+   * match at all when such a prefix may or may not take the next word as its value.
    */
   readonly strictProgram?: boolean;
+  /**
+   * For deny and ask rules: a command of a program not known to treat its arguments as data also
+   * matches when a command starting at one of its later words does (`foo --bar rm -rf /` matches
+   * `rm -rf /`; see look-through.ts). Never for allow rules.
+   */
+  readonly lookThrough?: boolean;
 }
 
 const SYSTEM_DIRECTORIES = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin', '/usr/local/sbin', '/opt/homebrew/bin']);
@@ -73,15 +82,41 @@ export function commandMatches(pattern: CommandPattern, command: SimpleCommand, 
  */
 export function commandMatcher(command: SimpleCommand): (pattern: CommandPattern, options?: CommandMatchOptions) => boolean {
   let commandShape: CommandShape | undefined;
-  return (pattern, options = {}) => {
+  let inner: { readonly starts: readonly number[]; readonly matchers: ((pattern: CommandPattern) => boolean)[] } | undefined;
+  const direct = (pattern: CommandPattern, strictProgram: boolean): boolean => {
     const programWord = pattern.compiled[0];
-    if (!programWord || !matchesProgram(programWord, command, options.strictProgram ?? false)) return false;
+    if (!programWord || !matchesProgram(programWord, command, strictProgram)) return false;
     commandShape ??= shapeOf(command.program, argumentsOf(command.argv));
     const { shape: patternShape, positionals: positionalWords } = patternShapeFor(pattern, command.program);
+    // For allow rules, an ambiguous long-option prefix is no option, and one that may or may not
+    // take a value leaves the positionals unknown.
+    if (strictProgram && commandShape.uncertain) return false;
     if (!matchesPositionals(positionalWords, commandShape, command)) return false;
-    return matchesOptions(patternShape, commandShape);
+    return matchesOptions(patternShape, commandShape, strictProgram);
+  };
+  return (pattern, options = {}) => {
+    if (direct(pattern, options.strictProgram ?? false)) return true;
+    const programWord = pattern.compiled[0];
+    if (!options.lookThrough || options.strictProgram || !programWord || programWord.any) return false;
+    inner ??= { starts: lookThroughStarts(command), matchers: [] };
+    for (let i = 0; i < inner.starts.length; i++) {
+      const start = inner.starts[i]!;
+      const word = command.argv[start]!;
+      if (!matchesText(programWord, word) && !matchesText(programWord, basename(word))) continue;
+      const matcher = (inner.matchers[i] ??= lookThroughMatcher(commandFrom(command, start)));
+      if (matcher(pattern)) return true;
+    }
+    return false;
   };
 }
+
+/** Matches a looked-through command directly (its own arguments are looked through by the outer loop). */
+function lookThroughMatcher(command: SimpleCommand): (pattern: CommandPattern) => boolean {
+  const matcher = commandMatcher(command);
+  return (pattern) => matcher(pattern, LOOSE);
+}
+
+const LOOSE: CommandMatchOptions = { strictProgram: false };
 
 /** argv without argv[0]; a loop because slice() of a frozen array (analyses are frozen) is slow in V8. */
 function argumentsOf(argv: readonly string[]): string[] {
@@ -154,8 +189,9 @@ function anchoredPattern(word: PatternWord, home: string | undefined): PatternWo
   return { ...word, text, glob: globRegExp(text.replace(/\/+$/, '') || '/', true) };
 }
 
-function matchesOptions(pattern: CommandShape, command: CommandShape): boolean {
-  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, command.options));
+function matchesOptions(pattern: CommandShape, command: CommandShape, certainOnly: boolean): boolean {
+  const uses = certainOnly && command.options.some((use) => use.ambiguous) ? command.options.filter((use) => !use.ambiguous) : command.options;
+  return pattern.options.every((wanted) => wanted.whole || hasOption(wanted, uses));
 }
 
 function hasOption(wanted: OptionUse, uses: readonly OptionUse[]): boolean {
@@ -163,6 +199,9 @@ function hasOption(wanted: OptionUse, uses: readonly OptionUse[]): boolean {
     const glob = globRegExp(wanted.spelling, true);
     return uses.some((use) => glob.test(use.spelling));
   }
+  // An open prefix (`git config --glob`) may be the wanted option itself (deny side only: allow
+  // rules never see ambiguous uses).
+  if (wanted.spelling.startsWith('--') && wanted.value === undefined && uses.some((use) => use.openPrefix && wanted.spelling.startsWith(use.spelling))) return true;
   // Every key the wanted option sets is set by some option of the command.
   if (!wanted.keys.every((key) => uses.some((use) => use.keys.includes(key)))) return false;
   if (wanted.value === undefined) return true;

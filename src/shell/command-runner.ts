@@ -11,7 +11,9 @@ import { assignedName, isExecutingGitConfig, isHazardousVariable, nameArgumentHa
 import { basename, resolvePath } from './paths.js';
 import { recordWrittenFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
-import { isShell, joinAsScript, parseShellInvocation, suCommandString, watchCommand } from './shell-invocation.js';
+import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
+import { gitRuns } from './git-runners.js';
+import { isShell, joinAsScript, parseShellInvocation } from './shell-invocation.js';
 import { peelWrapper } from './wrappers.js';
 import type { Word } from './words.js';
 
@@ -84,29 +86,64 @@ function step(program: string, current: Invocation, outerWrappers: number, colle
       emit(current, collector);
       if (argv.some((word) => word.text.includes('='))) collector.unresolvable('defines an alias');
       return undefined;
-    case 'trap':
+    case 'trap': {
       emit(current, collector);
-      if (argv.length >= 3 && !argv[1]!.text.startsWith('-')) runCode(argv[1]!, 'trap', current, collector, host, true);
-      return undefined;
-    case 'su': {
-      emit(current, collector);
-      const code = suCommandString(argv);
-      if (code) runCode(code, 'su', current, collector, host, true);
+      // `trap -- CODE SIG…`: `--` ends the options, the code follows.
+      const first = argv[1]?.text === '--' ? 2 : 1;
+      if (argv.length >= first + 2 && !argv[first]!.text.startsWith('-')) runCode(argv[first]!, 'trap', current, collector, host, true);
       return undefined;
     }
-    case 'watch':
-      return runWatch(current, collector, host);
+    case 'hash':
+      emit(current, collector);
+      if (argv.slice(1).some((word) => /^-[a-z]*p/.test(word.text))) collector.unresolvable('hash -p binds a command name to another program');
+      return undefined;
+    case 'coproc': {
+      // `coproc [NAME] { …; }`: tree-sitter-bash reads the braces as words; the body runs.
+      const brace = argv.findIndex((word, i) => i > 0 && i <= 2 && (word.text === '{' || word.text === '('));
+      if (brace === -1) break;
+      collector.unresolvable('coproc with a compound command');
+      return { ...current, argv: argv.slice(brace + 1), wrappers: [...current.wrappers, 'coproc'] };
+    }
+    case 'parallel':
+      emit(current, collector);
+      collector.unresolvable('parallel builds the commands it runs from a template and its inputs');
+      return undefined;
+    case 'rg':
+      emit(current, collector);
+      // `rg --pre CMD` / `--hostname-bin CMD` run CMD (with a file name as argument).
+      for (const command of searchPreprocessors(argv)) {
+        runInvocation({ ...current, argv: [command], wrappers: [...current.wrappers, 'rg'], stdin: { kind: 'inherited' }, suppliedArguments: true }, collector, host);
+      }
+      return undefined;
     case 'find':
       runFind(current, collector, host);
       return undefined;
-    case 'git':
+    case 'git': {
       checkGitOptions(argv, collector);
-      break;
+      const runs = gitRuns(argv);
+      if (runs.code.length === 0 && runs.argvs.length === 0 && !runs.problem) break;
+      emit(current, collector);
+      if (runs.problem) collector.unresolvable(runs.problem);
+      for (const code of runs.code) runCode(code, 'git', current, collector, host, true);
+      for (const inner of runs.argvs) runInvocation({ ...current, argv: inner, wrappers: [...current.wrappers, 'git'], stdin: { kind: 'inherited' } }, collector, host);
+      return undefined;
+    }
   }
-  return peel(program, current, collector);
+  if (program.startsWith('=') && program.length > 1) {
+    // zsh expands a command word `=rm` to the path of rm; bash runs a program named `=rm`.
+    collector.unresolvable(`${program}: zsh runs the program ${program.slice(1)}`);
+    return { ...current, argv: [{ ...argv[0]!, text: program.slice(1) }, ...argv.slice(1)] };
+  }
+  const packageCode = packageRunnerCode(program, argv);
+  if (packageCode) {
+    emit(current, collector);
+    runCode(packageCode, program, current, collector, host, true);
+    return undefined;
+  }
+  return peel(program, current, collector, host);
 }
 
-function peel(program: string, current: Invocation, collector: AnalysisCollector): Invocation | undefined {
+function peel(program: string, current: Invocation, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
   const peeled = peelWrapper(program, current.argv);
   if (peeled.kind === 'not-a-wrapper') {
     emit(current, collector);
@@ -118,23 +155,29 @@ function peel(program: string, current: Invocation, collector: AnalysisCollector
     return undefined;
   }
   if (peeled.reportSelf) emit(current, collector);
+  for (const note of peeled.notes) collector.unresolvable(note);
   let scope = current.scope;
-  if (peeled.chdir) {
+  if (peeled.chdir || peeled.forgetsCwd) {
     scope = forkScope(scope);
-    if (peeled.chdir.dynamic || peeled.chdir.tildeUnresolved) forgetCwd(scope);
-    else if (scope.cwd !== undefined) scope.cwd = scope.lastKnownCwd = resolvePath(scope.cwd, peeled.chdir.text);
+    if (peeled.forgetsCwd || peeled.chdir!.dynamic || peeled.chdir!.tildeUnresolved) forgetCwd(scope);
+    else if (scope.cwd !== undefined) scope.cwd = scope.lastKnownCwd = resolvePath(scope.cwd, peeled.chdir!.text);
   }
   for (const file of peeled.writes) recordWrittenFile(file, `${program} option`, current.scope, collector);
   const assignments = peeled.assignments.map((word) => word.text);
   checkAssignments(assignments, collector);
-  return {
+  const inner: Invocation = {
     ...current,
-    argv: peeled.inner,
     assignments: [...current.assignments, ...assignments],
     wrappers: [...current.wrappers, program],
     scope,
     suppliedArguments: current.suppliedArguments || peeled.suppliesArguments,
   };
+  if (peeled.run.type === 'code') {
+    // runCode names the runner in the frame's wrappers itself.
+    runCode(peeled.run.code, program, { ...inner, wrappers: current.wrappers }, collector, host, true);
+    return undefined;
+  }
+  return { ...inner, argv: peeled.run.words };
 }
 
 function runShell(program: string, current: Invocation, collector: AnalysisCollector, host: ScriptHost): undefined {
@@ -172,17 +215,6 @@ function runCode(code: Word, runner: string, current: Invocation, collector: Ana
 
 function frameFor(current: Invocation, runner: string): Frame {
   return { wrappers: [...current.wrappers, runner], stdin: { kind: 'inherited' } };
-}
-
-function runWatch(current: Invocation, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
-  const watched = watchCommand(current.argv);
-  if (!watched) {
-    emit(current, collector);
-    return undefined;
-  }
-  if (!watched.viaShell) return { ...current, argv: watched.words, wrappers: [...current.wrappers, 'watch'] };
-  runCode(joinAsScript(watched.words), 'watch', current, collector, host, true);
-  return undefined;
 }
 
 function runFind(current: Invocation, collector: AnalysisCollector, host: ScriptHost): void {

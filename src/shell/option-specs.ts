@@ -9,17 +9,27 @@
  * match a pattern `--force-with-lease`; `git branch -D` sets {delete, force} = `--delete --force`.
  */
 
+import { LONG_OPTIONS, PARTIAL_LONG_OPTIONS } from './long-options.js';
+
 export interface OptionTable {
   readonly aliases: Readonly<Record<string, readonly string[]>>;
   /** Spellings that take a value (`-o FILE`, `-oFILE`, `--output FILE`, `--output=FILE`). */
   readonly valued: ReadonlySet<string>;
   /** Extra option keys implied by a positional word (git push `+main` forces). */
   readonly positionalImplies?: (word: string) => readonly string[];
+  /**
+   * The real parser takes a unique prefix of a long option for the option (`rm --rec`): the long
+   * options we know (`--name`, besides those of `aliases`/`valued`), and whether that is all of
+   * them (else any prefix is ambiguous). Absent: only exact names.
+   */
+  readonly abbreviations?: { readonly names: readonly string[]; readonly complete: boolean };
 }
 
 export interface ProgramSpec extends OptionTable {
   /** Programs with subcommands: the table for options after the subcommand. Before it, this one. */
   readonly subcommands?: Readonly<Record<string, OptionTable>>;
+  /** The table after a subcommand `subcommands` does not list. */
+  readonly otherSubcommands?: OptionTable;
 }
 
 interface TableSource {
@@ -149,8 +159,22 @@ const OWNERSHIP = table({
   valued: ['--reference', '--from'],
 });
 
-export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
-  git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS },
+/** Adds what long-options.ts knows about prefixes to the table of `name` (`rm`, `git push`). */
+function withAbbreviations<T extends OptionTable>(name: string, base: T): T {
+  const listed = Object.hasOwn(LONG_OPTIONS, name) ? LONG_OPTIONS[name]!.split(' ') : [];
+  const complete = listed.length > 0 && !PARTIAL_LONG_OPTIONS.has(name);
+  if (!complete && !PARTIAL_LONG_OPTIONS.has(name)) return base;
+  const valued = new Set(base.valued);
+  for (const option of listed) if (option.endsWith('=')) valued.add(`--${option.slice(0, -1)}`);
+  const names = new Set([...listed.map((option) => `--${option.replace(/=$/, '')}`), ...Object.keys(base.aliases), ...base.valued]);
+  return { ...base, valued, abbreviations: { names: [...names].filter((option) => option.startsWith('--')), complete } };
+}
+
+for (const [subcommand, spec] of Object.entries(GIT_SUBCOMMANDS)) GIT_SUBCOMMANDS[subcommand] = withAbbreviations(`git ${subcommand}`, spec);
+
+const TABLES: Readonly<Record<string, ProgramSpec>> = {
+  // Every git subcommand parses its options with parse-options, which takes prefixes.
+  git: { ...GIT_GLOBAL, subcommands: GIT_SUBCOMMANDS, otherSubcommands: { aliases: {}, valued: new Set(), abbreviations: { names: [], complete: false } } },
   curl: CURL,
   wget: WGET,
   rm: RM,
@@ -170,6 +194,10 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
   kubectl: table({ valued: ['-n', '--namespace', '--context', '-f', '--filename', '-o', '--output', '-l', '--selector'] }),
   docker: table({ valued: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'] }),
 };
+
+export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = Object.fromEntries(
+  Object.entries(TABLES).map(([program, spec]) => [program, withAbbreviations(program, spec)]),
+);
 
 const EMPTY_TABLE: OptionTable = { aliases: {}, valued: new Set() };
 

@@ -1,5 +1,5 @@
 /**
- * `bash -c SCRIPT`, `sh -lc SCRIPT`, `zsh -l -c SCRIPT`, `su -c SCRIPT`, `watch CMD…`, `eval …`:
+ * `bash -c SCRIPT`, `sh -lc SCRIPT`, `zsh -l -c SCRIPT`, `eval …`:
  * commands whose argument is itself shell code. The caller re-analyses that code.
  */
 import type { Word } from './words.js';
@@ -55,17 +55,6 @@ export function parseShellInvocation(argv: readonly Word[]): ShellInvocation {
   return { kind: 'file' };
 }
 
-/** `su [options] -c CMD [user]`: the command string, if any. */
-export function suCommandString(argv: readonly Word[]): Word | undefined {
-  for (let i = 1; i < argv.length; i++) {
-    const text = argv[i]!.text;
-    if (text === '-c' || text === '--command') return argv[i + 1];
-    if (text.startsWith('--command=')) return { ...argv[i]!, text: text.slice('--command='.length) };
-    if (/^-c./.test(text)) return { ...argv[i]!, text: text.slice(2) };
-  }
-  return undefined;
-}
-
 /** Joins words the way `eval` and `watch` do before running them as shell code. */
 export function joinAsScript(words: readonly Word[]): Word {
   return {
@@ -75,21 +64,4 @@ export function joinAsScript(words: readonly Word[]): Word {
     tildeUnresolved: false,
     history: false,
   };
-}
-
-/** `watch [options] CMD…`: the words of CMD, and whether they are run through `sh -c` (no -x). */
-export function watchCommand(argv: readonly Word[]): { words: readonly Word[]; viaShell: boolean } | undefined {
-  let viaShell = true;
-  let i = 1;
-  for (; i < argv.length; i++) {
-    const text = argv[i]!.text;
-    if (text === '--') {
-      i++;
-      break;
-    }
-    if (!text.startsWith('-')) break;
-    if (text === '-x' || text === '--exec') viaShell = false;
-    else if (text === '-n' || text === '--interval' || text === '-q' || text === '--equexit') i++;
-  }
-  return i < argv.length ? { words: argv.slice(i), viaShell } : undefined;
 }

@@ -1,123 +1,130 @@
 /**
  * Commands that run another command given in their arguments (`sudo rm …`, `timeout 5 npm test`,
- * `xargs rm`). Peeling one gives the inner argv, so rules for the inner command still match.
+ * `xargs rm`, `flock f -c CODE`, `ssh host CMD`). Peeling one gives the inner argv or shell code,
+ * so rules for the inner command still match. Grammars: wrapper-table.ts, runner-table.ts, and
+ * runner-parsers.ts for those no table describes.
  *
- * Reporting: a wrapper that changes privilege (sudo, doas, pkexec) is also reported as a command
- * of its own (full argv), so a rule can deny `sudo` as such; the others are transparent and only
- * listed in `SimpleCommand.wrappers`. A wrapper with no inner command is reported as itself.
- * An option we do not know makes the line unresolvable: guessing whether it takes a value could
- * make us analyse the wrong word as the command.
+ * Reporting: a wrapper that changes privilege, host or root (sudo, chroot, ssh, docker exec …) is
+ * also reported as a command of its own (full argv), so a rule can deny it as such; the others are
+ * transparent and only listed in `SimpleCommand.wrappers`. A wrapper with no inner command is
+ * reported as itself. An option we do not know makes the line unresolvable: guessing whether it
+ * takes a value could make us analyse the wrong word as the command.
  */
 import { assignedName } from './hazards.js';
+import { RUNNERS } from './runner-table.js';
+import { customRunner } from './runner-parsers.js';
+import { CLASSIC_WRAPPERS } from './wrapper-table.js';
+import type { WrapperSpec } from './wrapper-spec.js';
 import type { Word } from './words.js';
-
-interface WrapperSpec {
-  /** Short options without a value. */
-  readonly flags?: string;
-  /** Short options with a value (attached `-uroot` or next word). */
-  readonly valued?: string;
-  /** Short options whose value must be attached (`xargs -i{}`), or absent. */
-  readonly optionalValued?: string;
-  readonly longFlags?: readonly string[];
-  readonly longValued?: readonly string[];
-  /** Long options whose value is only given with `=`. */
-  readonly longOptional?: readonly string[];
-  /** Options meaning "no command follows" (sudo -l, command -v). */
-  readonly noCommand?: string;
-  readonly longNoCommand?: readonly string[];
-  /** `nice -5`: a dash and digits is an option. */
-  readonly numericOption?: boolean;
-  /** Operands before the command (timeout's DURATION). */
-  readonly leadingOperands?: number;
-  readonly acceptsAssignments?: boolean;
-  readonly reportSelf?: boolean;
-  /** Options that set the inner command's working directory. */
-  readonly chdir?: readonly string[];
-  /** Options whose value is a file the wrapper writes. */
-  readonly writes?: readonly string[];
-  /** Inner arguments are supplied at run time (xargs). */
-  readonly suppliesArguments?: boolean;
-}
-
-const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  sudo: {
-    flags: 'AbBEHiknPSs', valued: 'ugprtTUCDRh', noCommand: 'elvVK', acceptsAssignments: true, reportSelf: true,
-    longFlags: ['login', 'shell', 'set-home', 'non-interactive', 'reset-timestamp', 'stdin', 'background', 'askpass', 'preserve-groups', 'bell'],
-    longValued: ['user', 'group', 'host', 'prompt', 'role', 'type', 'command-timeout', 'other-user', 'close-from', 'chdir', 'chroot'],
-    longOptional: ['preserve-env'],
-    longNoCommand: ['edit', 'list', 'validate', 'version', 'help', 'remove-timestamp'],
-    chdir: ['D', 'chdir'],
-  },
-  doas: { flags: 'ns', valued: 'uC', noCommand: 'L', reportSelf: true },
-  pkexec: { longFlags: ['disable-internal-agent', 'keep-cwd'], longValued: ['user'], longNoCommand: ['version', 'help'], reportSelf: true },
-  env: {
-    flags: '0iv', valued: 'uC', acceptsAssignments: true, chdir: ['C', 'chdir'],
-    longFlags: ['ignore-environment', 'null', 'debug', 'list-signal-handling'],
-    longValued: ['unset', 'chdir'],
-    longOptional: ['default-signal', 'ignore-signal', 'block-signal'],
-    longNoCommand: ['help', 'version'],
-  },
-  timeout: {
-    flags: 'v', valued: 'sk', leadingOperands: 1,
-    longFlags: ['preserve-status', 'foreground', 'verbose'], longValued: ['signal', 'kill-after'], longNoCommand: ['help', 'version'],
-  },
-  nice: { valued: 'n', longValued: ['adjustment'], numericOption: true, longNoCommand: ['help', 'version'] },
-  nohup: { longNoCommand: ['help', 'version'] },
-  stdbuf: { valued: 'ioe', longValued: ['input', 'output', 'error'], longNoCommand: ['help', 'version'] },
-  command: { flags: 'p', noCommand: 'vV' },
-  builtin: {},
-  exec: { flags: 'cl', valued: 'a' },
-  time: {
-    flags: 'pavq', valued: 'of', writes: ['o', 'output'],
-    longFlags: ['portability', 'append', 'verbose', 'quiet'], longValued: ['output', 'format'], longNoCommand: ['help', 'version'],
-  },
-  ionice: { flags: 't', valued: 'cn', noCommand: 'pPu', longFlags: ['ignore'], longValued: ['class', 'classdata'], longNoCommand: ['pid', 'pgid', 'uid', 'help', 'version'] },
-  coproc: {},
-  setsid: { flags: 'cfw', longFlags: ['ctty', 'fork', 'wait'], longNoCommand: ['help', 'version'] },
-  xargs: {
-    flags: '0rtpxo', valued: 'ILnPsdEa', optionalValued: 'ile', suppliesArguments: true,
-    longFlags: ['null', 'no-run-if-empty', 'verbose', 'interactive', 'exit', 'open-tty'],
-    longValued: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
-    longOptional: ['replace', 'eof', 'max-lines'],
-    longNoCommand: ['help', 'version', 'show-limits'],
-  },
-};
 
 export type PeelResult =
   | { readonly kind: 'not-a-wrapper' }
   | { readonly kind: 'unresolvable'; readonly reason: string }
-  | {
-      readonly kind: 'inner';
-      readonly wrapper: string;
-      readonly reportSelf: boolean;
-      readonly inner: readonly Word[];
-      readonly assignments: readonly Word[];
-      readonly chdir: Word | undefined;
-      readonly writes: readonly Word[];
-      readonly suppliesArguments: boolean;
-    };
+  | Peeled;
+
+export interface Peeled {
+  readonly kind: 'inner';
+  readonly wrapper: string;
+  readonly reportSelf: boolean;
+  /** What runs: the inner argv, or shell code. */
+  readonly run: { readonly type: 'argv'; readonly words: readonly Word[] } | { readonly type: 'code'; readonly code: Word };
+  readonly assignments: readonly Word[];
+  readonly chdir: Word | undefined;
+  /** The inner command's working directory is not known (a new root, another host, a login home). */
+  readonly forgetsCwd: boolean;
+  readonly writes: readonly Word[];
+  readonly suppliesArguments: boolean;
+  /** Reasons the line stays unresolvable although the inner command is analysed (remote, approximate). */
+  readonly notes: readonly string[];
+}
 
 const NOT_A_WRAPPER: PeelResult = Object.freeze({ kind: 'not-a-wrapper' });
 
-export function isWrapper(program: string): boolean {
-  return Object.hasOwn(WRAPPERS, program);
+function specOf(program: string): WrapperSpec | undefined {
+  // Own keys only: `constructor`, `toString` … are program names, not wrappers.
+  if (Object.hasOwn(CLASSIC_WRAPPERS, program)) return CLASSIC_WRAPPERS[program];
+  return Object.hasOwn(RUNNERS, program) ? RUNNERS[program] : undefined;
 }
+
+export function isWrapper(program: string): boolean {
+  return specOf(program) !== undefined || customRunner(program) !== undefined;
+}
+
+interface State {
+  chdir: Word | undefined;
+  forgetsCwd: boolean;
+  writes: Word[];
+  assignments: Word[];
+  code: Word | undefined;
+  notes: string[];
+  shell: boolean;
+  argv: boolean;
+}
+
+type OptionStep = number | 'no-command' | { readonly reason: string };
 
 /** Peels one wrapper off `argv` (argv[0] is the wrapper, already checked to be literal). */
 export function peelWrapper(program: string, argv: readonly Word[]): PeelResult {
-  // Own keys only: `constructor`, `toString` … are program names, not wrappers.
-  const spec = Object.hasOwn(WRAPPERS, program) ? WRAPPERS[program] : undefined;
+  const custom = customRunner(program);
+  if (custom) return custom(argv);
+  let spec = specOf(program);
   if (!spec) return NOT_A_WRAPPER;
-  const state = { chdir: undefined as Word | undefined, writes: [] as Word[], assignments: [] as Word[] };
-  let i = 1;
+  const state: State = { chdir: undefined, forgetsCwd: false, writes: [], assignments: [], code: undefined, notes: [], shell: false, argv: false };
+  let i = parseOptions(program, spec, argv, 1, state);
+  while (typeof i === 'number' && spec.subcommands) {
+    const name = argv[i]?.text;
+    if (name === undefined || !Object.hasOwn(spec.subcommands, name)) return NOT_A_WRAPPER;
+    spec = spec.subcommands[name]!;
+    i = parseOptions(program, spec, argv, i + 1, state);
+  }
+  if (i === 'no-command') return NOT_A_WRAPPER;
+  if (typeof i !== 'number') return { kind: 'unresolvable', reason: i.reason };
+  for (let operand = 0; operand < (spec.leadingOperands ?? 0); operand++) {
+    if (i >= argv.length) return NOT_A_WRAPPER;
+    const next: OptionStep = spec.optionsAfterOperands ? parseOptions(program, spec, argv, i + 1, state) : i + 1;
+    if (next === 'no-command') return NOT_A_WRAPPER;
+    if (typeof next !== 'number') return { kind: 'unresolvable', reason: next.reason };
+    i = next;
+  }
+  if (spec.trailingCode && (argv[i]?.text === '-c' || argv[i]?.text === '--command')) {
+    const code = argv[i + 1];
+    if (!code) return { kind: 'unresolvable', reason: `${program} ${argv[i]!.text} without a command string` };
+    state.code = code;
+    i = argv.length;
+  }
+  if (spec.operands === 'files-written') {
+    const files = argv.slice(i);
+    state.writes.push(...files);
+    if (files.length === 0 && state.writes.length === 0 && spec.defaultWrite) state.writes.push(literal(spec.defaultWrite));
+    i = argv.length;
+  }
+  const rest = argv.slice(i);
+  const notes = spec.elsewhere ? [...state.notes, spec.elsewhere] : [...state.notes];
+  // `sudo -s CMD`: sudo escapes the words for `$SHELL -c` except `$`, which that shell expands.
+  if (state.shell && rest.some((word) => word.text.includes('$'))) notes.push(`${program} runs the command through a shell that expands its $`);
+  const base: Omit<Peeled, 'run'> = {
+    kind: 'inner' as const, wrapper: program, reportSelf: spec.reportSelf ?? false, assignments: state.assignments,
+    chdir: state.chdir, forgetsCwd: state.forgetsCwd || (spec.movesCwd ?? false), writes: state.writes,
+    suppliesArguments: spec.suppliesArguments ?? false, notes,
+  };
+  if (state.code) return { ...base, run: { type: 'code', code: state.code } };
+  if (i >= argv.length) {
+    const shell = spec.shellWithoutCommand === true || state.shell;
+    return shell ? { kind: 'unresolvable', reason: `${program} without a command runs a shell reading standard input` } : NOT_A_WRAPPER;
+  }
+  if (spec.operands === 'code') return rest.length === 1 ? { ...base, run: { type: 'code', code: rest[0]! } } : { kind: 'unresolvable', reason: `${program}: expected one command string` };
+  if (spec.operands === 'joined-code' && !state.argv) return { ...base, run: { type: 'code', code: joinWords(rest) } };
+  return { ...base, run: { type: 'argv', words: rest } };
+}
+
+/** Options from `argv[start]` on; returns the index of the first operand. */
+function parseOptions(program: string, spec: WrapperSpec, argv: readonly Word[], start: number, state: State): OptionStep {
+  let i = start;
   while (i < argv.length) {
     const word = argv[i]!;
     const text = word.text;
-    if (word.dynamic) return { kind: 'unresolvable', reason: `${program} with an argument known only at run time: ${text}` };
-    if (text === '--') {
-      i++;
-      break;
-    }
+    if (word.dynamic) return { reason: `${program} with an argument known only at run time: ${text}` };
+    if (text === '--') return i + 1;
     if (spec.acceptsAssignments && assignedName(text)) {
       state.assignments.push(word);
       i++;
@@ -127,63 +134,94 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
       i++;
       continue;
     }
-    if (!text.startsWith('-') || text === '-') break;
-    const step = text.startsWith('--') ? longOption(spec, text, argv, i, state) : shortOptions(spec, text, argv, i, state);
-    if (typeof step !== 'number') return step === 'no-command' ? { kind: 'not-a-wrapper' } : { kind: 'unresolvable', reason: `${program}: unknown option ${text}` };
+    if (!text.startsWith('-') || text === '-') return i;
+    const step = spec.anyOption ? anyOption(spec, word, i, state)
+      : text.startsWith('--') ? longOption(program, spec, argv, i, state) : shortOptions(program, spec, argv, i, state);
+    if (typeof step !== 'number') return step;
     i = step;
   }
-  i += spec.leadingOperands ?? 0;
-  if (i >= argv.length) return { kind: 'not-a-wrapper' };
-  return {
-    kind: 'inner',
-    wrapper: program,
-    reportSelf: spec.reportSelf ?? false,
-    inner: argv.slice(i),
-    assignments: state.assignments,
-    chdir: state.chdir,
-    writes: state.writes,
-    suppliesArguments: spec.suppliesArguments ?? false,
-  };
+  return i;
 }
 
-interface OptionState {
-  chdir: Word | undefined;
-  writes: Word[];
-}
-
-type OptionStep = number | 'no-command' | 'unknown';
-
-function longOption(spec: WrapperSpec, text: string, argv: readonly Word[], i: number, state: OptionState): OptionStep {
+function longOption(program: string, spec: WrapperSpec, argv: readonly Word[], i: number, state: State): OptionStep {
+  const text = argv[i]!.text;
   const equals = text.indexOf('=');
-  const name = text.slice(2, equals === -1 ? undefined : equals);
+  const resolved = longName(spec, text.slice(2, equals === -1 ? undefined : equals));
+  if (resolved.kind !== 'one') return { reason: `${program}: ${resolved.kind} option ${text}` };
+  const name = resolved.name;
   if (spec.longNoCommand?.includes(name)) return 'no-command';
-  if (spec.longFlags?.includes(name)) return equals === -1 ? i + 1 : 'unknown';
+  if (spec.opaque?.includes(name)) return { reason: `${program} --${name} runs something we do not analyse` };
+  if (spec.shellWithoutCommand !== true && spec.shellWithoutCommand?.includes(name)) state.shell = true;
+  if (spec.forgetsCwd?.includes(name)) state.forgetsCwd = true;
+  if (spec.argvWith?.includes(name)) state.argv = true;
+  if (spec.longFlags?.includes(name)) return equals === -1 ? i + 1 : { reason: `${program}: --${name} takes no value` };
   if (spec.longOptional?.includes(name)) return i + 1;
-  if (!spec.longValued?.includes(name)) return 'unknown';
   const value = equals === -1 ? argv[i + 1] : { ...argv[i]!, text: text.slice(equals + 1) };
-  if (!value) return 'unknown';
-  noteValue(spec, name, value, state);
+  if (!value) return { reason: `${program}: --${name} without its value` };
+  const problem = noteValue(program, spec, name, value, state);
+  if (problem) return problem;
   return equals === -1 ? i + 2 : i + 1;
 }
 
-function shortOptions(spec: WrapperSpec, text: string, argv: readonly Word[], i: number, state: OptionState): OptionStep {
+type LongName = { readonly kind: 'one'; readonly name: string } | { readonly kind: 'unknown' | 'ambiguous' };
+
+/** The long option `written` names: exactly, or as a unique prefix where the program allows that. */
+function longName(spec: WrapperSpec, written: string): LongName {
+  const all = [...(spec.longFlags ?? []), ...(spec.longValued ?? []), ...(spec.longOptional ?? []), ...(spec.longNoCommand ?? [])];
+  if (all.includes(written)) return { kind: 'one', name: written };
+  if (!spec.abbreviations || written === '') return { kind: 'unknown' };
+  const candidates = [...new Set(all.filter((name) => name.startsWith(written)))];
+  if (candidates.length === 1) return { kind: 'one', name: candidates[0]! };
+  return { kind: candidates.length === 0 ? 'unknown' : 'ambiguous' };
+}
+
+function shortOptions(program: string, spec: WrapperSpec, argv: readonly Word[], i: number, state: State): OptionStep {
+  const text = argv[i]!.text;
   if (spec.numericOption && /^-\d+$/.test(text)) return i + 1;
   for (let at = 1; at < text.length; at++) {
     const letter = text[at]!;
     if (spec.noCommand?.includes(letter)) return 'no-command';
+    if (spec.opaque?.includes(letter)) return { reason: `${program} -${letter} runs something we do not analyse` };
+    if (spec.shellWithoutCommand !== true && spec.shellWithoutCommand?.includes(letter)) state.shell = true;
+    if (spec.forgetsCwd?.includes(letter)) state.forgetsCwd = true;
+    if (spec.argvWith?.includes(letter)) state.argv = true;
     if (spec.flags?.includes(letter)) continue;
     if (spec.optionalValued?.includes(letter)) return i + 1;
-    if (!spec.valued?.includes(letter)) return 'unknown';
+    if (!spec.valued?.includes(letter)) return { reason: `${program}: unknown option -${letter} in ${text}` };
     const attached = text.slice(at + 1);
     const value = attached ? { ...argv[i]!, text: attached } : argv[i + 1];
-    if (!value) return 'unknown';
-    noteValue(spec, letter, value, state);
+    if (!value) return { reason: `${program}: -${letter} without its value` };
+    const problem = noteValue(program, spec, letter, value, state);
+    if (problem) return problem;
     return attached ? i + 1 : i + 2;
   }
   return i + 1;
 }
 
-function noteValue(spec: WrapperSpec, option: string, value: Word, state: OptionState): void {
+/** valgrind-style options: `--name=value` or a flag, never a separate value word. */
+function anyOption(spec: WrapperSpec, word: Word, i: number, state: State): OptionStep {
+  const match = /^--([^=]+)=(.*)$/.exec(word.text);
+  if (match && spec.writes?.includes(match[1]!)) state.writes.push({ ...word, text: match[2]! });
+  return i + 1;
+}
+
+function noteValue(program: string, spec: WrapperSpec, option: string, value: Word, state: State): { reason: string } | undefined {
+  const opaque = spec.opaqueValues && Object.hasOwn(spec.opaqueValues, option) ? spec.opaqueValues[option] : undefined;
+  if (opaque && (value.dynamic || opaque.test(value.text))) return { reason: `${program} -${option} ${value.text} runs something we do not analyse` };
   if (spec.chdir?.includes(option)) state.chdir = value;
   if (spec.writes?.includes(option)) state.writes.push(value);
+  if (spec.environment?.includes(option)) state.assignments.push(value);
+  if (spec.code?.includes(option)) {
+    state.code = value;
+    if (spec.approximateCode?.includes(option)) state.notes.push(`${program} -${option} splits its string like, but not exactly like, the shell`);
+  }
+  return undefined;
+}
+
+function joinWords(words: readonly Word[]): Word {
+  return { text: words.map((word) => word.text).join(' '), dynamic: words.some((word) => word.dynamic), glob: false, tildeUnresolved: false, history: false };
+}
+
+function literal(text: string): Word {
+  return { text, dynamic: false, glob: false, tildeUnresolved: false, history: false };
 }
