@@ -9,7 +9,7 @@ const WS = '/w';
 
 async function facts(update: Record<string, unknown> | ToolCallState, extra: Partial<ExtractContext> = {}) {
   const call = 'directoryHints' in update ? update as ToolCallState : mergeToolCall(undefined, { toolCallId: 't', ...update });
-  return extractFacts(call, { workspace: WS, home: '/h', agent: undefined, shell: await shell(), canonicalize: lexicalOnly, ...extra });
+  return extractFacts(call, { workspace: WS, home: '/h', agent: undefined, shell: await shell(), canonicalize: lexicalOnly, fileExists: () => false, ...extra });
 }
 const writes = (f: Awaited<ReturnType<typeof facts>>) => f.paths.filter((p) => p.access === 'write').map((p) => p.path);
 const geminiCall = (title: string, explanation: string) => ({

@@ -50,7 +50,7 @@ describe('grants and dynamic arguments', () => {
     const policy = await policyFrom('version: 1\ndefault: ask\nrules: []\n');
     const analyzer = await shell();
     const offered = (line: string) => {
-      const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: PROJECT, home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly });
+      const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: PROJECT, home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false });
       const evaluation = evaluate(policy, facts, { home: '/home/u' });
       expect(evaluation.decision).toBe('ask');
       const [first] = evaluation.items;

@@ -129,14 +129,14 @@ async function decide(command: string, options: { globTarget?: string } = {}) {
       return { ...analysis, redirections: [{ path: `${workspace}/${options.globTarget}`, access: 'write', operator: '>>', glob: true }] };
     },
   };
-  const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home, agent: undefined, shell: analyzer, canonicalize });
+  const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home, agent: undefined, shell: analyzer, canonicalize, fileExists: () => false });
   return { facts, evaluation: evaluate(policy(POLICY(at('etclink'))), facts, { home, canonicalize }) };
 }
 
 async function decideEdit(path: string) {
   const canonicalize = realpathCanonicalizer();
   const home = at('homelink');
-  const facts = extractFacts({ toolCallId: 't', kind: 'edit', rawInput: { file_path: path } }, { workspace: at('wslink'), home, agent: undefined, shell: await shell(), canonicalize });
+  const facts = extractFacts({ toolCallId: 't', kind: 'edit', rawInput: { file_path: path } }, { workspace: at('wslink'), home, agent: undefined, shell: await shell(), canonicalize, fileExists: () => false });
   return evaluate(policy(POLICY(at('etclink'))), facts, { home, canonicalize });
 }
 
@@ -195,7 +195,7 @@ rules:
 `);
     const canonicalize = realpathCanonicalizer();
     const judge = async (command: string) => {
-      const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace: at('wslink'), home: '/h', agent: undefined, shell: await shell(), canonicalize });
+      const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace: at('wslink'), home: '/h', agent: undefined, shell: await shell(), canonicalize, fileExists: () => false });
       return evaluate(rules, facts, { home: '/h', canonicalize }).decision;
     };
     // `link` may be the agent's own link to anywhere: writing through it is not "in the workspace".
@@ -206,7 +206,7 @@ rules:
   it('without a canonicaliser for patterns, the canonical home is not matched (what the anchors fix)', async () => {
     const canonicalize = realpathCanonicalizer();
     const home = at('homelink');
-    const facts = extractFacts({ toolCallId: 't', kind: 'edit', rawInput: { file_path: at('homelink/.ssh/config') } }, { workspace: at('wslink'), home, agent: undefined, shell: await shell(), canonicalize });
+    const facts = extractFacts({ toolCallId: 't', kind: 'edit', rawInput: { file_path: at('homelink/.ssh/config') } }, { workspace: at('wslink'), home, agent: undefined, shell: await shell(), canonicalize, fileExists: () => false });
     expect(evaluate(policy(POLICY(at('etclink'))), facts, { home }).decision).not.toBe('deny');
   });
 });

@@ -25,11 +25,15 @@ rules:
   - id: careful
     decision: ask
     match: { command: ["curl"] }
+  # The files the commands read (grep's arguments) are beside the point here.
+  - id: any-read
+    decision: allow
+    match: { access: read, paths: ["/**"] }
 `;
 
 async function decide(line: string) {
   const analyzer = await shell();
-  const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: '/w', home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly });
+  const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: '/w', home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false });
   return evaluate(await policyFrom(POLICY), facts, { home: '/home/u' });
 }
 
