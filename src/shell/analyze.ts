@@ -78,7 +78,7 @@ function analyzeLine(parser: BashParser, line: string, context: ShellContext): C
     return collector.result();
   }
   try {
-    new StatementWalker(collector, parser).analyzeScript(text, newScope(context.cwd), { wrappers: [], stdin: { kind: 'inherited' } });
+    new StatementWalker(collector, parser).analyzeCode(text, newScope(context.cwd), { wrappers: [], stdin: { kind: 'inherited' } });
   } catch (error) {
     // Fail closed: whatever was found so far stays (so deny rules still see it), nothing is allowed.
     collector.unresolvable(`internal error while analysing: ${describe(error)}`);
