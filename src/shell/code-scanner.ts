@@ -11,12 +11,15 @@ import type { BashParser } from './parser.js';
 import { describeRedirect, recordFileRedirect, type RedirectDescription } from './redirects.js';
 import { LineConstants } from './same-line-constants.js';
 import { STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
-import { checkTree, treeReasons } from './tree-check.js';
+import { CODE_TYPES, checkTree, treeReasons } from './tree-check.js';
 import { expandWord, resolveWord, type Word } from './words.js';
 
 const INHERITED: Stdin = { kind: 'inherited' };
 
 export abstract class CodeScanner implements ScriptHost {
+  /** Substitutions and `${…}` the walk has analysed; any other one in a tree is a gap (unresolvable). */
+  private readonly reached = new Set<SyntaxNode>();
+
   constructor(
     protected readonly collector: AnalysisCollector,
     private readonly parser: BashParser,
@@ -37,23 +40,41 @@ export abstract class CodeScanner implements ScriptHost {
 
   /** Code this shell runs: the line itself, backquoted substitutions. */
   analyzeCode(source: string, scope: Scope, frame: Frame): void {
-    this.collector.nested(() => {
-      const root = this.parse(source);
-      if (!root) return;
-      this.collector.constants ??= new LineConstants(source, root);
-      this.walkSequence(root.children, scope, frame);
-    });
+    this.collector.nested(() =>
+      this.parseAndWalk(source, scope, frame, (root) => {
+        this.collector.constants ??= new LineConstants(source, root);
+        this.walkSequence(root.children, scope, frame);
+      }),
+    );
   }
 
-  /** Parses, and records what makes the tree unresolvable (syntax errors, unmodelled types, arithmetic). */
-  private parse(source: string): SyntaxNode | undefined {
+  /**
+   * Parses `source`, records what makes the tree unresolvable (syntax errors, unmodelled types,
+   * arithmetic), walks it, then checks that the walk reached every substitution and `${…}` in it:
+   * one it did not reach (a construct in a place the walker does not look) is unresolvable, and
+   * is analysed on its own so its commands are still reported.
+   */
+  private parseAndWalk(source: string, scope: Scope, frame: Frame, walk: (root: SyntaxNode) => void): void {
     const parsed = parseWithRepairs(this.parser, source);
-    if ('failure' in parsed) {
-      this.collector.unresolvable(parsed.failure);
-      return undefined;
+    if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
+    const findings = checkTree(parsed.root);
+    for (const reason of treeReasons(findings)) this.collector.unresolvable(reason);
+    walk(parsed.root);
+    for (const node of findings.code) {
+      if (this.reached.has(node)) continue;
+      this.collector.unresolvable(`shell code in a place the analysis does not walk: ${node.text}`);
+      this.scanSubstitutions(node, forkScope(scope), frame);
     }
-    for (const reason of treeReasons(checkTree(parsed.root))) this.collector.unresolvable(reason);
-    return parsed.root;
+  }
+
+  /** Marks the code nodes below `node` as analysed (their text was parsed again and walked). */
+  private reachAll(node: SyntaxNode): void {
+    const pending = [...node.children];
+    while (pending.length > 0) {
+      const current = pending.pop()!;
+      if (CODE_TYPES.has(current.type)) this.reached.add(current);
+      pending.push(...current.children);
+    }
   }
 
   /**
@@ -64,6 +85,10 @@ export abstract class CodeScanner implements ScriptHost {
     const pending: SyntaxNode[] = [node];
     while (pending.length > 0) {
       const current = pending.pop()!;
+      if (CODE_TYPES.has(current.type)) {
+        if (this.reached.has(current)) continue;
+        this.reached.add(current);
+      }
       if (current.type === 'command_substitution' || current.type === 'process_substitution') {
         this.walkSubstitution(current, scope, frame);
         continue;
@@ -83,6 +108,7 @@ export abstract class CodeScanner implements ScriptHost {
     if (node.text.startsWith('`')) {
       // Inside backquotes `\`` `\$` `\\` are unescaped before the text is parsed (nested backquotes).
       const inner = node.text.slice(1, node.text.endsWith('`') ? -1 : undefined).replace(/\\([`$\\])/g, '$1');
+      this.reachAll(node);
       return this.analyzeCode(inner, forkScope(scope), innerFrame);
     }
     this.collector.nested(() => this.walkSequence(node.children, forkScope(scope), innerFrame));
@@ -98,29 +124,30 @@ export abstract class CodeScanner implements ScriptHost {
       this.collector.unresolvable(expansion.hazard);
       return false;
     }
+    this.reachAll(node);
     for (const word of expansion.code) this.analyzeWordCode(word, scope, frame);
     return true;
   }
 
   /**
    * The word of `${x:-WORD}` is expanded like an argument: parsed as the arguments of `:` to find
-   * its substitutions. Single quotes are literal inside `"${…}"`, so they are neutralised (at worst
-   * a quoted `$(…)` is reported although it does not run). Anything that does not parse as plain
-   * arguments (`;`, a comment, a redirect) is unresolvable, its commands still reported.
+   * its substitutions. Single quotes are literal inside `"${…}"` and `#` starts no comment there,
+   * so both are neutralised (at worst a quoted `$(…)` is reported although it does not run).
+   * Anything that does not parse as plain arguments (`;`, a redirect) is unresolvable, its commands
+   * still reported.
    */
   private analyzeWordCode(word: string, scope: Scope, frame: Frame): void {
-    this.collector.nested(() => {
-      const root = this.parse(`: ${word.replace(/'/g, '_')}`);
-      if (!root) return;
+    this.collector.nested(() => this.parseAndWalk(`: ${word.replace(/['#]/g, '_')}`, scope, frame, (root) => {
       const statements = root.children.filter((child) => child.named);
       const command = statements[0];
       const plain = statements.length === 1 && command?.type === 'command' && command.children.every((child) => child.field === 'name' || child.field === 'argument');
-      if (!plain) {
-        this.collector.unresolvable(`code in a parameter expansion the analysis cannot read reliably: ${word}`);
-        return this.walkSequence(root.children, forkScope(scope), frame);
-      }
-      for (const child of command.children) if (child.field === 'argument') this.scanSubstitutions(child, scope, frame);
-    });
+      if (!plain) this.collector.unresolvable(`code in a parameter expansion the analysis cannot read reliably: ${word}`);
+      // The words of `:` are scanned (`:` itself is not run); whatever else the text parsed into is walked.
+      const words = command?.type === 'command' ? command.children.filter((child) => child.field !== 'name') : [];
+      for (const child of words) this.scanSubstitutions(child, scope, frame);
+      const rest = root.children.filter((child) => child !== command);
+      if (rest.length > 0) this.walkSequence(rest, forkScope(scope), frame);
+    }));
   }
 
   /** Redirects of something that is not a simple command (a group, a loop, nothing at all). */

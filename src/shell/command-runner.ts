@@ -220,6 +220,9 @@ function checkCommandName(head: Word, collector: AnalysisCollector): boolean {
   return !problem;
 }
 
+/** Reserved words tree-sitter leaves as command names when it misparses (`coproc P { ls; }`). */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(['{', '}', 'then', 'fi', 'do', 'done', 'esac', 'elif', 'else', 'in', 'function', 'select', 'case', 'if', 'while', 'until', 'for']);
+
 function commandNameProblem(head: Word): string | undefined {
   const name = head.text;
   if (head.dynamic) return `command name known only at run time: ${name}`;
@@ -228,6 +231,7 @@ function commandNameProblem(head: Word): string | undefined {
   if (head.glob) return `command name is a glob pattern: ${name}`;
   if (head.tildeUnresolved) return `command name starts with an unexpanded ~: ${name}`;
   if (name === '') return 'empty command name';
+  if (RESERVED_WORDS.has(name)) return `reserved word where a command name should be (the parse is not trusted): ${name}`;
   if (hasSuspiciousNameCharacter(basename(name))) return `unusual character (non-ASCII look-alike, space or control) in command name: ${JSON.stringify(name)}`;
   return undefined;
 }
