@@ -50,7 +50,7 @@ export class AnalysisCollector {
     this.words = {
       home: context.home,
       homeIsReliable: !mayChangeHome(line),
-      constant: (name) => (this.constantsHidden > 0 ? undefined : this.constants?.valueOf(name)),
+      constant: (name, quoted) => (this.constantsHidden > 0 ? undefined : this.constants?.valueOf(name, quoted)),
     };
   }
 

@@ -20,9 +20,12 @@ export class LineConstants {
   private readonly assignments = new Map<SyntaxNode, string>();
   private readonly counts = new Map<string, number>();
   private readonly eligible = new Map<string, boolean>();
+  /** Unquoted uses split on the default IFS only if the line never mentions IFS. */
+  private readonly defaultIfs: boolean;
 
   /** `root`: the line's own program node; `line`: its text as given. */
   constructor(private readonly line: string, root: SyntaxNode) {
+    this.defaultIfs = !/(?<![A-Za-z0-9_])IFS(?![A-Za-z0-9_])/.test(line);
     root.children.forEach((child, index) => {
       if (child.type !== 'variable_assignment' || root.children[index + 1]?.type === '&') return;
       const name = constantName(child);
@@ -43,9 +46,10 @@ export class LineConstants {
     else this.values.delete(name);
   }
 
-  valueOf(name: string): string | undefined {
+  /** The value of `name` if it is a constant here; `quoted`: the use is inside double quotes. */
+  valueOf(name: string, quoted: boolean): string | undefined {
     const value = this.values.get(name);
-    if (value === undefined) return undefined;
+    if (value === undefined || (!quoted && !this.defaultIfs)) return undefined;
     let eligible = this.eligible.get(name);
     if (eligible === undefined) {
       eligible = otherOccurrences(this.line, name) === this.counts.get(name);
@@ -70,7 +74,7 @@ function otherOccurrences(line: string, name: string): number {
   for (const match of line.matchAll(pattern)) {
     const at = match.index;
     if (line[at - 1] === '$') continue;
-    if (line.slice(at - 2, at) === '${' && line[at + name.length] === '}') continue;
+    if (at >= 2 && line.slice(at - 2, at) === '${' && line[at + name.length] === '}') continue;
     count++;
   }
   return count;

@@ -26,7 +26,7 @@ export interface WordContext {
   /** False when the line itself may change HOME, so `$HOME` is not known statically. */
   readonly homeIsReliable: boolean;
   /** The value of a same-line constant variable, if `name` is one here (same-line-constants.ts). */
-  readonly constant?: (name: string) => string | undefined;
+  readonly constant?: (name: string, quoted: boolean) => string | undefined;
 }
 
 interface Segment {
@@ -176,7 +176,7 @@ function expansionSegments(node: SyntaxNode, context: WordContext, quoted: boole
   if (context.homeIsReliable && (expression === '$HOME' || expression === '${HOME}')) {
     return [...lead, { text: context.home, quoted: true, dynamic: false }];
   }
-  const value = constantOf(expression, context);
+  const value = constantOf(expression, context, quoted);
   if (value !== undefined && (quoted || UNSPLIT_UNGLOBBED.test(value))) return [...lead, { text: value, quoted: true, dynamic: false, variable: true }];
   return [...lead, dynamicSegment(expression)];
 }
@@ -185,17 +185,17 @@ function expansionSegments(node: SyntaxNode, context: WordContext, quoted: boole
 const UNSPLIT_UNGLOBBED = /^[^ \t\n*?[\]\\()]+$/;
 const VARIABLE_READ = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
 
-function constantOf(expression: string, context: WordContext): string | undefined {
+function constantOf(expression: string, context: WordContext, quoted: boolean): string | undefined {
   if (!context.constant) return undefined;
   const match = VARIABLE_READ.exec(expression);
   const name = match?.[1] ?? match?.[2];
-  return name === undefined ? undefined : context.constant(name);
+  return name === undefined ? undefined : context.constant(name, quoted);
 }
 
 /** An unquoted `$x` alone as a word whose constant value has default-IFS white space: bash's fields. */
 function splitConstant(node: SyntaxNode, context: WordContext): Word[] | undefined {
   if (node.type !== 'simple_expansion' && node.type !== 'expansion') return undefined;
-  const value = constantOf(node.text, context);
+  const value = constantOf(node.text, context, false);
   if (value === undefined || !/[ \t\n]/.test(value)) return undefined;
   const fields = value.split(/[ \t\n]+/).filter((field) => field !== '');
   if (fields.length === 0 || !fields.every((field) => UNSPLIT_UNGLOBBED.test(field))) return undefined;
