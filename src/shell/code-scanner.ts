@@ -9,7 +9,7 @@ import { parseParameterExpansion } from './parameter-expansion.js';
 import { parseWithRepairs } from './parse-repair.js';
 import type { BashParser } from './parser.js';
 import { describeRedirect, recordFileRedirect, type RedirectDescription } from './redirects.js';
-import { LineConstants } from './same-line-constants.js';
+import { lineConstants } from './same-line-constants.js';
 import { STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
 import { CODE_TYPES, checkTree, treeReasons } from './tree-check.js';
 import { expandWord, resolveWord, type Word } from './words.js';
@@ -42,7 +42,7 @@ export abstract class CodeScanner implements ScriptHost {
   analyzeCode(source: string, scope: Scope, frame: Frame): void {
     this.collector.nested(() =>
       this.parseAndWalk(source, scope, frame, (root) => {
-        this.collector.constants ??= new LineConstants(source, root);
+        this.collector.constants ??= lineConstants(source, root);
         this.walkSequence(root.children, scope, frame);
       }),
     );

@@ -1,6 +1,6 @@
 /** The mutable state of one analysis: what was found so far, and the directory each part runs in. */
 import type { CommandAnalysis, Redirection, ShellContext, SimpleCommand } from './types.js';
-import type { LineConstants } from './same-line-constants.js';
+import type { Constants } from './same-line-constants.js';
 import type { WordContext } from './words.js';
 
 /**
@@ -42,7 +42,7 @@ export class AnalysisCollector {
   readonly words: WordContext;
   depth = 0;
   /** Same-line constants (same-line-constants.ts); undefined until the line's own code is parsed. */
-  constants: LineConstants | undefined;
+  constants: Constants | undefined;
   /** Above 0 while analysing code another process runs (`bash -c`): it does not see the constants. */
   constantsHidden = 0;
 

@@ -84,9 +84,9 @@ export const MODELLED_NODE_TYPES: Readonly<Record<string, NodeModel>> = Object.f
  */
 export const UNRESOLVABLE_NODE_TYPES: ReadonlySet<string> = new Set<string>();
 
-/** Node types the parser produces besides the grammar's named types: error recovery. */
-const RECOVERY_TYPES: ReadonlySet<string> = new Set(['ERROR']);
+/** The modelled types, and what the parser produces besides the grammar's named types (error recovery). */
+const ACCEPTED_TYPES: ReadonlySet<string> = new Set([...Object.keys(MODELLED_NODE_TYPES), 'ERROR']);
 
 export function isModelledNodeType(type: string): boolean {
-  return Object.hasOwn(MODELLED_NODE_TYPES, type) || RECOVERY_TYPES.has(type);
+  return ACCEPTED_TYPES.has(type);
 }

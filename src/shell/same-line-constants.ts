@@ -14,6 +14,16 @@ import { resolveWord, type WordContext } from './words.js';
 
 const LITERAL_VALUE_TYPES = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'number', 'simple_expansion', 'expansion']);
 
+/** The constants of a line that assigns none (most lines): nothing to look up. */
+export const NO_CONSTANTS = { assign(): void {}, valueOf: (): string | undefined => undefined };
+
+export type Constants = typeof NO_CONSTANTS | LineConstants;
+
+/** The constants of the line whose program node is `root`. */
+export function lineConstants(line: string, root: SyntaxNode): Constants {
+  return root.children.some((child) => child.type === 'variable_assignment') ? new LineConstants(line, root) : NO_CONSTANTS;
+}
+
 export class LineConstants {
   private readonly values = new Map<string, string>();
   /** Top-level assignment statements that may define a constant, and how many there are per name. */

@@ -17,26 +17,35 @@ export interface TreeFindings {
 
 export const CODE_TYPES: ReadonlySet<string> = new Set(['command_substitution', 'process_substitution', 'expansion']);
 
+const NONE: readonly never[] = Object.freeze([]);
+
 export function checkTree(root: SyntaxNode): TreeFindings {
   let syntaxError = false;
   let arithmetic = false;
   let unmodelled: string[] | undefined;
-  const code: SyntaxNode[] = [];
-  const pending: { node: SyntaxNode; inDoubleBracket: boolean }[] = [{ node: root, inDoubleBracket: false }];
+  let code: SyntaxNode[] | undefined;
+  // Two parallel stacks (no allocation per node: this runs on every line, plain ones included).
+  const pending: SyntaxNode[] = [root];
+  const inDoubleBrackets: boolean[] = [false];
   while (pending.length > 0) {
-    const { node, inDoubleBracket } = pending.pop()!;
+    const node = pending.pop()!;
+    const inDoubleBracket = inDoubleBrackets.pop()!;
     if (node.missing || (node.type === 'ERROR' && !isReadWriteMisparse(node))) syntaxError = true;
     if (node.named && !isModelledNodeType(node.type)) (unmodelled ??= []).push(node.type);
     if (!arithmetic && isArithmeticHazard(node, inDoubleBracket)) arithmetic = true;
-    if (CODE_TYPES.has(node.type)) code.push(node);
+    if (CODE_TYPES.has(node.type)) (code ??= []).push(node);
     const nowInDoubleBracket = inDoubleBracket || (node.type === 'test_command' && node.children[0]?.type === '[[');
-    for (const child of node.children) pending.push({ node: child, inDoubleBracket: nowInDoubleBracket });
+    for (const child of node.children) {
+      pending.push(child);
+      inDoubleBrackets.push(nowInDoubleBracket);
+    }
   }
-  return { syntaxError, unmodelled: unmodelled ?? [], arithmetic, code };
+  return { syntaxError, unmodelled: unmodelled ?? NONE, arithmetic, code: code ?? NONE };
 }
 
 /** The unresolvable reasons for `findings`. */
-export function treeReasons(findings: TreeFindings): string[] {
+export function treeReasons(findings: TreeFindings): readonly string[] {
+  if (!findings.syntaxError && !findings.arithmetic && findings.unmodelled.length === 0) return NONE;
   const reasons: string[] = [];
   if (findings.syntaxError) reasons.push('syntax error (incomplete or unsupported shell code)');
   for (const type of new Set(findings.unmodelled)) reasons.push(`shell construct the analysis does not model: ${type}`);

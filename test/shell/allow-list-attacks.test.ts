@@ -115,6 +115,7 @@ const CASES: readonly (readonly [string, Expected])[] = [
   ["GIT_TRACE=1 git status", { unresolvable: /sets GIT_TRACE/, reports: ["git status"] }],
   ["GIT_CONFIG_GLOBAL=/tmp/c git log", { unresolvable: /sets GIT_CONFIG_GLOBAL/, reports: ["git log"] }],
   ["for GIT_DIR in /tmp; do git log; done", { unresolvable: /sets GIT_DIR/, reports: ["git log"] }],
+  ["BASH_CMDS[ls]=/tmp/evil; ls", { unresolvable: /sets BASH_CMDS/, reports: ["ls"] }], // bash ran /tmp/evil
   ["PS4='$(id)' git status", { unresolvable: /sets PS4/, reports: ["git status"] }],
   // …while harmless forms stay resolved.
   ["IFS=: read -ra parts <<< a:b", { runs: ["read -ra parts"] }],
@@ -146,6 +147,7 @@ const CASES: readonly (readonly [string, Expected])[] = [
   ["o=\"-rf /\"; rm \"$o\"", { runs: ["rm -rf /"] }], // one argument "-rf /"
   ["g='*'; rm $g", { runs: ["rm $g (dynamic)"] }],
   ["g='*'; echo \"$g\"", { runs: ["echo *"] }],
+  ["b=x; echo $b; read -r b <<< y; git push $b", { runs: ["echo $b (dynamic)", "read -r b", "git push $b (dynamic)"] }],
   ["b=x; read b; git push $b", { runs: ["read b", "git push $b (dynamic)"] }],
   ["b=x; for b in y; do :; done; git push $b", { runs: [":", "git push $b (dynamic)"] }],
   ["b=x; if true; then b=y; fi; git push $b", { runs: ["true", "git push $b (dynamic)"] }],
