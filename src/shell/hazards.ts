@@ -54,18 +54,19 @@ export function isExecutingGitConfig(keyValue: string): boolean {
  * arithmetic: `read 'a[$(rm -rf ~)]'` runs rm. A name that changes how commands run (`read PATH`,
  * `printf -v CDPATH`, `unset HOME`) is as hazardous as an assignment. Returns a reason or undefined.
  */
-export function nameArgumentHazard(program: string, argv: readonly { text: string; dynamic: boolean }[]): string | undefined {
+export function nameArgumentHazard(program: string, argv: readonly NameWord[]): string | undefined {
   const names = nameArguments(program, argv);
   if (names === 'unsafe') return `${program} with options that evaluate code`;
   if (!names) return undefined;
-  const unsafe = names.names.find((word) => word.dynamic || !isSafeName(word.text.split('=', 1)[0] ?? ''));
+  // A name from a variable (`read "$n"`) may be any variable, hazardous or a same-line constant.
+  const unsafe = names.names.find((word) => word.dynamic || word.fromVariable || !isSafeName(word.text.split('=', 1)[0] ?? ''));
   if (unsafe) return `${program} with a variable name that bash evaluates: ${unsafe.text}`;
   if (!names.assigns) return undefined;
   const hazardous = names.names.find((word) => isHazardousVariable(/^[A-Za-z0-9_]*/.exec(word.text)![0]));
   return hazardous ? `${program} sets ${hazardous.text}, which changes what a command runs` : undefined;
 }
 
-type NameWord = { text: string; dynamic: boolean };
+type NameWord = { readonly text: string; readonly dynamic: boolean; readonly fromVariable?: boolean };
 type NameArguments = { readonly names: readonly NameWord[]; readonly assigns: boolean };
 
 /** The programs nameArguments knows (checked first: it runs for every command). */
@@ -127,7 +128,7 @@ function optionValues(args: readonly NameWord[], letter: string, valued: string)
       const option = text[j]!;
       if (option !== letter && !valued.includes(option)) continue;
       const attached = text.slice(j + 1);
-      const value = attached !== '' ? { text: attached, dynamic: args[i]!.dynamic } : args[++i];
+      const value = attached !== '' ? { ...args[i]!, text: attached } : args[++i];
       if (option === letter && value) values.push(value);
       break;
     }

@@ -7,10 +7,15 @@
  * - nothing else in the whole line may set NAME: every other occurrence of NAME as a word is
  *   counted, and any occurrence other than `$NAME` / `${NAME}` (a `read NAME`, `for NAME`,
  *   `${NAME:=…}`, `NAME+=…`, a mention in `bash -c` code, even an unrelated word) keeps it dynamic.
+ * - NAME is not one bash sets by itself (`REPLY` by `read`, `PWD` by `cd`, `_`, `RANDOM` …), and the
+ *   line has no `$'…'` with an escape (`read $'\x62'` names `b` without writing it).
  * Word splitting and globbing of unquoted uses are decided in words.ts.
  */
 import { childByField, type SyntaxNode } from './syntax.js';
 import { resolveWord, type WordContext } from './words.js';
+
+/** Variables bash sets or reads specially: a value assigned to them may not be the value read. */
+const SHELL_MAINTAINED = /^(_|RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|EPOCHSECONDS|EPOCHREALTIME|HISTCMD|FUNCNAME|GROUPS|DIRSTACK|PWD|OLDPWD|PPID|UID|EUID|SHLVL|OPTIND|OPTARG|OPTERR|REPLY|MAPFILE|COPROC|PIPESTATUS|COLUMNS|LINES|HOSTNAME|HOSTTYPE|MACHTYPE|OSTYPE|SHELLOPTS|BASHOPTS|IFS|HISTFILE|HISTSIZE|BASH\w*|COMP_\w*|READLINE_\w*)$/;
 
 const LITERAL_VALUE_TYPES = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'number', 'simple_expansion', 'expansion']);
 
@@ -21,7 +26,8 @@ export type Constants = typeof NO_CONSTANTS | LineConstants;
 
 /** The constants of the line whose program node is `root`. */
 export function lineConstants(line: string, root: SyntaxNode): Constants {
-  return root.children.some((child) => child.type === 'variable_assignment') ? new LineConstants(line, root) : NO_CONSTANTS;
+  if (!root.children.some((child) => child.type === 'variable_assignment')) return NO_CONSTANTS;
+  return /\$'[^']*\\/.test(line) ? NO_CONSTANTS : new LineConstants(line, root);
 }
 
 export class LineConstants {
@@ -74,7 +80,7 @@ function constantName(node: SyntaxNode): string | undefined {
   const [name, operator, value, ...rest] = node.children;
   if (name?.type !== 'variable_name' || operator?.type !== '=' || rest.length > 0) return undefined;
   if (value && (value.field !== 'value' || !LITERAL_VALUE_TYPES.has(value.type))) return undefined;
-  return name.text;
+  return SHELL_MAINTAINED.test(name.text) ? undefined : name.text;
 }
 
 /** Occurrences of NAME as a word in `line`, other than the reads `$NAME` and `${NAME}`. */

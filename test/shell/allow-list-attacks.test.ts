@@ -148,6 +148,8 @@ const CASES: readonly (readonly [string, Expected])[] = [
   ["g='*'; rm $g", { runs: ["rm $g (dynamic)"] }],
   ["g='*'; echo \"$g\"", { runs: ["echo *"] }],
   ["b=x; echo $b; read -r b <<< y; git push $b", { runs: ["echo $b (dynamic)", "read -r b", "git push $b (dynamic)"] }],
+  ["n=$'\\x62'; b=x; read -r \"$n\" <<< y; git push $b", { unresolvable: /variable name/, reports: ["git push $b (dynamic)"] }], // bash: git push y
+  ["REPLY=x; read <<< y; git push $REPLY", { runs: ["read", "git push $REPLY (dynamic)"] }], // bash: git push y
   ["b=x; read b; git push $b", { runs: ["read b", "git push $b (dynamic)"] }],
   ["b=x; for b in y; do :; done; git push $b", { runs: [":", "git push $b (dynamic)"] }],
   ["b=x; if true; then b=y; fi; git push $b", { runs: ["true", "git push $b (dynamic)"] }],
