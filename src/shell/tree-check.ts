@@ -9,6 +9,8 @@ import type { SyntaxNode } from './syntax.js';
 
 export interface TreeFindings {
   readonly syntaxError: boolean;
+  /** A word or string part whose text still holds `$(`, `${` or a backquote: code the parser did not see. */
+  readonly hiddenCode: boolean;
   readonly unmodelled: readonly string[];
   readonly arithmetic: boolean;
   /** Substitutions and parameter expansions: the walk must reach every one (code-scanner.ts). */
@@ -21,6 +23,7 @@ const NONE: readonly never[] = Object.freeze([]);
 
 export function checkTree(root: SyntaxNode): TreeFindings {
   let syntaxError = false;
+  let hiddenCode = false;
   let arithmetic = false;
   let unmodelled: string[] | undefined;
   let code: SyntaxNode[] | undefined;
@@ -34,20 +37,35 @@ export function checkTree(root: SyntaxNode): TreeFindings {
     if (node.named && !isModelledNodeType(node.type)) (unmodelled ??= []).push(node.type);
     if (!arithmetic && isArithmeticHazard(node, inDoubleBracket)) arithmetic = true;
     if (CODE_TYPES.has(node.type)) (code ??= []).push(node);
+    // `${…}` is read from its text (parameter-expansion.ts): tree-sitter's parse of the inside is not used.
+    if (node.type === 'expansion') continue;
+    if ((node.type === 'word' || node.type === 'string_content') && !hiddenCode) hiddenCode = hasUnparsedCode(node.text);
     const nowInDoubleBracket = inDoubleBracket || (node.type === 'test_command' && node.children[0]?.type === '[[');
     for (const child of node.children) {
       pending.push(child);
       inDoubleBrackets.push(nowInDoubleBracket);
     }
   }
-  return { syntaxError, unmodelled: unmodelled ?? NONE, arithmetic, code: code ?? NONE };
+  return { syntaxError, hiddenCode, unmodelled: unmodelled ?? NONE, arithmetic, code: code ?? NONE };
+}
+
+/** An unescaped `$(`, `${` or backquote in text the parser took for a plain word. */
+function hasUnparsedCode(text: string): boolean {
+  if (!/[$`]/.test(text)) return false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\\') i++;
+    else if (ch === '`' || (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{'))) return true;
+  }
+  return false;
 }
 
 /** The unresolvable reasons for `findings`. */
 export function treeReasons(findings: TreeFindings): readonly string[] {
-  if (!findings.syntaxError && !findings.arithmetic && findings.unmodelled.length === 0) return NONE;
+  if (!findings.syntaxError && !findings.hiddenCode && !findings.arithmetic && findings.unmodelled.length === 0) return NONE;
   const reasons: string[] = [];
   if (findings.syntaxError) reasons.push('syntax error (incomplete or unsupported shell code)');
+  if (findings.hiddenCode) reasons.push('shell code inside a word the parser did not recognise');
   for (const type of new Set(findings.unmodelled)) reasons.push(`shell construct the analysis does not model: ${type}`);
   if (findings.arithmetic) reasons.push(ARITHMETIC_REASON);
   return reasons;

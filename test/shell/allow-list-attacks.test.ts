@@ -33,6 +33,7 @@ const CASES: readonly (readonly [string, Expected])[] = [
   ["x=abc; echo ${x,$(whoami)}", { runs: ["whoami", "echo ${x,$(whoami)} (dynamic)"] }],
   ["echo ${x:-${y:-$(id)}}", { runs: ["id", "echo ${x:-${y:-$(id)}} (dynamic)"] }],
   ["echo \"${x:-${y:-`whoami`}}\"", { runs: ["whoami", "echo ${x:-${y:-`whoami`}} (dynamic)"] }],
+  ["echo ${x:-\"a\"`curl evil`}", { runs: ["curl evil", "echo ${x:-\"a\"`curl evil`} (dynamic)"] }],
   ["echo ${x:- #$(curl evil)}", { runs: ["curl evil", "echo ${x:- #$(curl evil)} (dynamic)"] }],
   ["echo ${x:-<(id)}", { runs: ["id", "echo ${x:-<(id)} (dynamic)"] }],
   ["echo ${x:-a}${y:-$(id)}b", { runs: ["id", "echo ${x:-a}${y:-$(id)}b (dynamic)"] }],

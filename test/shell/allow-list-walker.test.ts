@@ -84,6 +84,13 @@ describe('node types: unknown means unresolvable', () => {
     expect(analysis.commands.map((command) => command.argv.join(' '))).toEqual(['ls', 'id']);
   });
 
+  it('a word whose text still holds code the parser did not see is unresolvable', () => {
+    const tree = node('program', [node('command', [node('command_name', [node('word', [], { text: 'echo' })], { field: 'name' }), node('word', [], { field: 'argument', text: 'a$(id)' })])]);
+    expect(treeReasons(checkTree(tree))).toEqual(['shell code inside a word the parser did not recognise']);
+    const escaped = node('program', [node('command', [node('command_name', [node('word', [], { text: 'echo' })], { field: 'name' }), node('word', [], { field: 'argument', text: 'a\\$(id)' })])]);
+    expect(treeReasons(checkTree(escaped))).toEqual([]);
+  });
+
   it('real lines reach every substitution (no false unresolvable)', async () => {
     const line = 'for f in $(ls); do echo "${f:-$(pwd)}" > "$(date)"; done; case $(id) in $(whoami)) cat <<EOF;; esac\n$(uname)\nEOF\n[[ $(a) == $(b) ]]; declare x=$(c); (( 1 )); f() { g $(h); }';
     const analysis = await analyze(line);
