@@ -13,8 +13,32 @@ const ARITHMETIC_COMPARISONS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'
 const LITERAL_ARITHMETIC = new Set(['number', 'binary_expression', 'unary_expression', 'ternary_expression', 'parenthesized_expression', 'postfix_expression']);
 const C_STYLE_PARTS = new Set(['initializer', 'condition', 'update']);
 
+/**
+ * What evaluating `node` as arithmetic needs (`inDoubleBracket`: inside `[[ … ]]`): nothing
+ * (`false`), or it is a hazard (`true`), or it is literal once the variables read as `$NAME` are
+ * same-line constant numbers (their names: checked by the walker where the node runs).
+ */
+export function arithmeticNeeds(node: SyntaxNode, inDoubleBracket: boolean): boolean | readonly string[] {
+  switch (node.type) {
+    case 'arithmetic_expansion':
+      return literalArithmeticReads(node) ?? true;
+    case 'compound_statement':
+      return node.children[0]?.type === '((' && (literalArithmeticReads(node) ?? true);
+    case 'binary_expression': {
+      const operator = node.children.find((child) => child.field === 'operator')?.text ?? '';
+      if (!inDoubleBracket || !ARITHMETIC_COMPARISONS.has(operator)) return false;
+      const operands = node.children.filter((child) => child.field === 'left' || child.field === 'right');
+      if (operands.some((operand) => operand.type !== 'number' && !plainRead(operand))) return true;
+      const names = operands.map(plainRead).filter((name): name is string => name !== undefined);
+      return names.length > 0 ? names : false;
+    }
+    default:
+      return isArithmeticHazard(node, inDoubleBracket);
+  }
+}
+
 /** True when `node` itself evaluates run-time values as arithmetic (`inDoubleBracket`: inside `[[ … ]]`). */
-export function isArithmeticHazard(node: SyntaxNode, inDoubleBracket: boolean): boolean {
+function isArithmeticHazard(node: SyntaxNode, inDoubleBracket: boolean): boolean {
   switch (node.type) {
     case 'arithmetic_expansion':
       return !isLiteralArithmetic(node);
@@ -40,6 +64,31 @@ export function isArithmeticHazard(node: SyntaxNode, inDoubleBracket: boolean): 
     default:
       return false;
   }
+}
+
+/**
+ * The names read as `$NAME` when only numbers, operators and such reads are below `node` (an empty
+ * list: only literals); undefined when anything else is.
+ */
+function literalArithmeticReads(node: SyntaxNode): string[] | undefined {
+  const names: string[] = [];
+  const pending = [...node.children];
+  while (pending.length > 0) {
+    const child = pending.pop()!;
+    if (!child.named) continue;
+    const name = plainRead(child);
+    if (name !== undefined) names.push(name);
+    else if (!LITERAL_ARITHMETIC.has(child.type)) return undefined;
+    else pending.push(...child.children);
+  }
+  return names;
+}
+
+/** NAME of a `$NAME` read (a plain variable name, not special or positional). */
+function plainRead(node: SyntaxNode): string | undefined {
+  if (node.type !== 'simple_expansion' || node.children.length !== 2) return undefined;
+  const name = node.children[1]!;
+  return name.type === 'variable_name' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name.text) ? name.text : undefined;
 }
 
 /** Only numbers and operators below `node` (tokens like `$((` and `))` are unnamed). */

@@ -11,6 +11,7 @@ import type { BashParser } from './parser.js';
 import { describeRedirect, recordFileRedirect, type RedirectDescription } from './redirects.js';
 import { lineConstants } from './same-line-constants.js';
 import { STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
+import { ARITHMETIC_REASON } from './arithmetic-hazards.js';
 import { CODE_TYPES, checkTree, treeReasons } from './tree-check.js';
 import { expandWord, resolveWord, type Word } from './words.js';
 
@@ -19,6 +20,8 @@ const INHERITED: Stdin = { kind: 'inherited' };
 export abstract class CodeScanner implements ScriptHost {
   /** Substitutions and `${…}` the walk has analysed; any other one in a tree is a gap (unresolvable). */
   private readonly reached = new Set<SyntaxNode>();
+  /** Arithmetic that is literal if its `$NAME` reads are constant numbers where it runs (tree-check.ts). */
+  private readonly arithmeticReads = new Map<SyntaxNode, readonly string[]>();
 
   constructor(
     protected readonly collector: AnalysisCollector,
@@ -59,7 +62,11 @@ export abstract class CodeScanner implements ScriptHost {
     if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
     const findings = checkTree(parsed.root);
     for (const reason of treeReasons(findings)) this.collector.unresolvable(reason);
+    for (const [node, names] of findings.arithmeticReads) this.arithmeticReads.set(node, names);
     walk(parsed.root);
+    for (const node of findings.arithmeticReads.keys()) {
+      if (this.arithmeticReads.delete(node)) this.collector.unresolvable(ARITHMETIC_REASON); // never reached
+    }
     for (const node of findings.code) {
       if (this.reached.has(node)) continue;
       this.collector.unresolvable(`shell code in a place the analysis does not walk: ${node.text}`);
@@ -73,6 +80,7 @@ export abstract class CodeScanner implements ScriptHost {
     while (pending.length > 0) {
       const current = pending.pop()!;
       if (CODE_TYPES.has(current.type)) this.reached.add(current);
+      this.arithmeticReads.delete(current); // checked in the tree parsed again
       pending.push(...current.children);
     }
   }
@@ -85,6 +93,7 @@ export abstract class CodeScanner implements ScriptHost {
     const pending: SyntaxNode[] = [node];
     while (pending.length > 0) {
       const current = pending.pop()!;
+      if (this.arithmeticReads.size > 0) this.checkArithmeticReads(current);
       if (CODE_TYPES.has(current.type)) {
         if (this.reached.has(current)) continue;
         this.reached.add(current);
@@ -101,6 +110,15 @@ export abstract class CodeScanner implements ScriptHost {
       }
       for (let i = current.children.length - 1; i >= 0; i--) pending.push(current.children[i]!);
     }
+  }
+
+  /** `$((n + 1))` runs here: literal only if each `$NAME` it reads is a same-line constant number. */
+  private checkArithmeticReads(node: SyntaxNode): void {
+    const names = this.arithmeticReads.get(node);
+    if (!names) return;
+    this.arithmeticReads.delete(node);
+    const constant = this.collector.words.constant;
+    if (!names.every((name) => /^-?\d+$/.test(constant?.(name, false) ?? ''))) this.collector.unresolvable(ARITHMETIC_REASON);
   }
 
   private walkSubstitution(node: SyntaxNode, scope: Scope, frame: Frame): void {

@@ -2,7 +2,7 @@
  * One pass over a parsed tree before it is walked: syntax errors, node types the walker does not
  * model (node-types.ts: unknown means unresolvable), and arithmetic on run-time values.
  */
-import { ARITHMETIC_REASON, isArithmeticHazard } from './arithmetic-hazards.js';
+import { ARITHMETIC_REASON, arithmeticNeeds } from './arithmetic-hazards.js';
 import { isModelledNodeType } from './node-types.js';
 import { isReadWriteMisparse } from './redirects.js';
 import type { SyntaxNode } from './syntax.js';
@@ -13,6 +13,8 @@ export interface TreeFindings {
   readonly hiddenCode: boolean;
   readonly unmodelled: readonly string[];
   readonly arithmetic: boolean;
+  /** Arithmetic that is literal if these `$NAME` reads are same-line constant numbers where it runs. */
+  readonly arithmeticReads: ReadonlyMap<SyntaxNode, readonly string[]>;
   /** Substitutions and parameter expansions: the walk must reach every one (code-scanner.ts). */
   readonly code: readonly SyntaxNode[];
 }
@@ -20,6 +22,7 @@ export interface TreeFindings {
 export const CODE_TYPES: ReadonlySet<string> = new Set(['command_substitution', 'process_substitution', 'expansion']);
 
 const NONE: readonly never[] = Object.freeze([]);
+const NO_READS: ReadonlyMap<SyntaxNode, readonly string[]> = new Map();
 
 export function checkTree(root: SyntaxNode): TreeFindings {
   let syntaxError = false;
@@ -27,6 +30,7 @@ export function checkTree(root: SyntaxNode): TreeFindings {
   let arithmetic = false;
   let unmodelled: string[] | undefined;
   let code: SyntaxNode[] | undefined;
+  let arithmeticReads: Map<SyntaxNode, readonly string[]> | undefined;
   // Two parallel stacks (no allocation per node: this runs on every line, plain ones included).
   const pending: SyntaxNode[] = [root];
   const inDoubleBrackets: boolean[] = [false];
@@ -35,7 +39,9 @@ export function checkTree(root: SyntaxNode): TreeFindings {
     const inDoubleBracket = inDoubleBrackets.pop()!;
     if (node.missing || (node.type === 'ERROR' && !isReadWriteMisparse(node))) syntaxError = true;
     if (node.named && !isModelledNodeType(node.type)) (unmodelled ??= []).push(node.type);
-    if (!arithmetic && isArithmeticHazard(node, inDoubleBracket)) arithmetic = true;
+    const needs = arithmetic ? false : arithmeticNeeds(node, inDoubleBracket);
+    if (needs === true) arithmetic = true;
+    else if (needs !== false && needs.length > 0) (arithmeticReads ??= new Map()).set(node, needs);
     if (CODE_TYPES.has(node.type)) (code ??= []).push(node);
     // `${…}` is read from its text (parameter-expansion.ts): tree-sitter's parse of the inside is not used.
     if (node.type === 'expansion') continue;
@@ -46,7 +52,7 @@ export function checkTree(root: SyntaxNode): TreeFindings {
       inDoubleBrackets.push(nowInDoubleBracket);
     }
   }
-  return { syntaxError, hiddenCode, unmodelled: unmodelled ?? NONE, arithmetic, code: code ?? NONE };
+  return { syntaxError, hiddenCode, unmodelled: unmodelled ?? NONE, arithmetic, arithmeticReads: arithmeticReads ?? NO_READS, code: code ?? NONE };
 }
 
 /** An unescaped `$(`, `${` or backquote in text the parser took for a plain word. */

@@ -86,6 +86,10 @@ const CASES: readonly (readonly [string, Expected])[] = [
   ["x='a[$(id)]'; typeset -i n; n=x", { unresolvable: /evaluate/, reports: ["typeset -i n"] }],
   ["x='a[$(id)]'; echo ${a[x+1]}", { unresolvable: /arithmetic/ }],
   // …while literal arithmetic stays resolved, and `[ … -eq … ]` (the test builtin) evaluates nothing.
+  ["n='a[$(id)]'; echo $(( $n + 1 ))", { unresolvable: /arithmetic/ }], // bash ran id
+  ["n=3; echo $(( $n + 1 )); [[ $n -eq 3 ]] && (( $n > 2 )) && echo ok", { runs: ["echo $(( $n + 1 )) (dynamic)", "[[ 3 -eq 3 ]]", "echo ok"] }],
+  ["n=3; read n; echo $(( $n + 1 ))", { unresolvable: /arithmetic/ }],
+  ["n=3; echo $((n + 1))", { unresolvable: /arithmetic/ }], // a bare name is not followed (kept simple)
   ["echo $((1 + 2)) $[3*4]", { runs: ["echo $((1 + 2)) $[3*4] (dynamic)"] }],
   ["(( 3 > 2 ))", { runs: [] }],
   ["a=([0]=x [1]=y)", { runs: [] }],
