@@ -3,6 +3,7 @@
  * substitutions, code in `${…}` words, here-doc bodies, and the files redirects open. The
  * statement walker (statement-walker.ts) extends it with the statements themselves.
  */
+import { ARITHMETIC_REASON } from './arithmetic-hazards.js';
 import { forkScope, type AnalysisCollector, type Scope } from './collector.js';
 import type { Frame, ScriptHost, Stdin } from './command-runner.js';
 import { parseParameterExpansion } from './parameter-expansion.js';
@@ -11,7 +12,6 @@ import type { BashParser } from './parser.js';
 import { describeRedirect, recordFileRedirect, type RedirectDescription } from './redirects.js';
 import { lineConstants } from './same-line-constants.js';
 import { STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
-import { ARITHMETIC_REASON } from './arithmetic-hazards.js';
 import { CODE_TYPES, checkTree, treeReasons } from './tree-check.js';
 import { expandWord, resolveWord, type Word } from './words.js';
 
