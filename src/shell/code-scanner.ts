@@ -19,9 +19,9 @@ const INHERITED: Stdin = { kind: 'inherited' };
 
 export abstract class CodeScanner implements ScriptHost {
   /** Substitutions and `${…}` the walk has analysed; any other one in a tree is a gap (unresolvable). */
-  private readonly reached = new Set<SyntaxNode>();
+  private reached: Set<SyntaxNode> | undefined;
   /** Arithmetic that is literal if its `$NAME` reads are constant numbers where it runs (tree-check.ts). */
-  private readonly arithmeticReads = new Map<SyntaxNode, readonly string[]>();
+  private arithmeticReads: Map<SyntaxNode, readonly string[]> | undefined;
 
   constructor(
     protected readonly collector: AnalysisCollector,
@@ -62,13 +62,17 @@ export abstract class CodeScanner implements ScriptHost {
     if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
     const findings = checkTree(parsed.root);
     for (const reason of treeReasons(findings)) this.collector.unresolvable(reason);
-    for (const [node, names] of findings.arithmeticReads) this.arithmeticReads.set(node, names);
+    const deferred = findings.arithmeticReads.size > 0;
+    if (deferred) for (const [node, names] of findings.arithmeticReads) (this.arithmeticReads ??= new Map()).set(node, names);
     walk(parsed.root);
-    for (const node of findings.arithmeticReads.keys()) {
-      if (this.arithmeticReads.delete(node)) this.collector.unresolvable(ARITHMETIC_REASON); // never reached
+    if (deferred) {
+      for (const node of findings.arithmeticReads.keys()) {
+        if (this.arithmeticReads?.delete(node)) this.collector.unresolvable(ARITHMETIC_REASON); // never reached
+      }
     }
+    if (findings.code.length === 0) return;
     for (const node of findings.code) {
-      if (this.reached.has(node)) continue;
+      if (this.reached?.has(node)) continue;
       this.collector.unresolvable(`shell code in a place the analysis does not walk: ${node.text}`);
       this.scanSubstitutions(node, forkScope(scope), frame);
     }
@@ -79,8 +83,8 @@ export abstract class CodeScanner implements ScriptHost {
     const pending = [...node.children];
     while (pending.length > 0) {
       const current = pending.pop()!;
-      if (CODE_TYPES.has(current.type)) this.reached.add(current);
-      this.arithmeticReads.delete(current); // checked in the tree parsed again
+      if (CODE_TYPES.has(current.type)) (this.reached ??= new Set()).add(current);
+      this.arithmeticReads?.delete(current); // checked in the tree parsed again
       pending.push(...current.children);
     }
   }
@@ -93,8 +97,9 @@ export abstract class CodeScanner implements ScriptHost {
     const pending: SyntaxNode[] = [node];
     while (pending.length > 0) {
       const current = pending.pop()!;
-      if (this.arithmeticReads.size > 0) this.checkArithmeticReads(current);
+      if (this.arithmeticReads && this.arithmeticReads.size > 0) this.checkArithmeticReads(this.arithmeticReads, current);
       if (CODE_TYPES.has(current.type)) {
+        this.reached ??= new Set();
         if (this.reached.has(current)) continue;
         this.reached.add(current);
       }
@@ -113,10 +118,10 @@ export abstract class CodeScanner implements ScriptHost {
   }
 
   /** `$((n + 1))` runs here: literal only if each `$NAME` it reads is a same-line constant number. */
-  private checkArithmeticReads(node: SyntaxNode): void {
-    const names = this.arithmeticReads.get(node);
+  private checkArithmeticReads(pending: Map<SyntaxNode, readonly string[]>, node: SyntaxNode): void {
+    const names = pending.get(node);
     if (!names) return;
-    this.arithmeticReads.delete(node);
+    pending.delete(node);
     const constant = this.collector.words.constant;
     if (!names.every((name) => /^-?\d+$/.test(constant?.(name, false) ?? ''))) this.collector.unresolvable(ARITHMETIC_REASON);
   }
