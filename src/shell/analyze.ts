@@ -80,7 +80,7 @@ function analyzeLine(parser: BashParser, line: string, context: ShellContext): C
   const scope = newScope(context.cwd);
   if (context.cwdUnknown === true) forgetCwd(scope);
   try {
-    new StatementWalker(collector, parser).analyzeScript(text, scope, { wrappers: [], stdin: { kind: 'inherited' } });
+    new StatementWalker(collector, parser).analyzeCode(text, scope, { wrappers: [], stdin: { kind: 'inherited' } });
   } catch (error) {
     // Fail closed: whatever was found so far stays (so deny rules still see it), nothing is allowed.
     collector.unresolvable(`internal error while analysing: ${describe(error)}`);

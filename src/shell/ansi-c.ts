@@ -5,8 +5,17 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '\\': '\\', "'": "'", '"': '"', '?': '?',
 };
 
-/** `body` is the text between `$'` and the closing `'`. */
+/**
+ * `body` is the text between `$'` and the closing `'`. Bash keeps the decoded string as a C string:
+ * it ends at the first NUL (`\0`, `\x00`, `\u0000`, `\c@`, `\400` …), so `rm -rf $'/\0x'` runs `rm -rf /`.
+ */
 export function decodeAnsiC(body: string): string {
+  const decoded = decodeEscapes(body);
+  const nul = decoded.indexOf('\0');
+  return nul < 0 ? decoded : decoded.slice(0, nul);
+}
+
+function decodeEscapes(body: string): string {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const ch = body[i]!;

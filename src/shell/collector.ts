@@ -1,5 +1,6 @@
 /** The mutable state of one analysis: what was found so far, and the directory each part runs in. */
 import type { CommandAnalysis, Redirection, ShellContext, SimpleCommand } from './types.js';
+import type { Constants } from './same-line-constants.js';
 import type { WordContext } from './words.js';
 
 /**
@@ -40,9 +41,17 @@ export class AnalysisCollector {
   private readonly reasons = new Set<string>();
   readonly words: WordContext;
   depth = 0;
+  /** Same-line constants (same-line-constants.ts); undefined until the line's own code is parsed. */
+  constants: Constants | undefined;
+  /** Above 0 while analysing code another process runs (`bash -c`): it does not see the constants. */
+  constantsHidden = 0;
 
   constructor(readonly context: ShellContext, line: string) {
-    this.words = { home: context.home, homeIsReliable: !mayChangeHome(line) };
+    this.words = {
+      home: context.home,
+      homeIsReliable: !mayChangeHome(line),
+      constant: (name, quoted) => (this.constantsHidden > 0 ? undefined : this.constants?.valueOf(name, quoted)),
+    };
   }
 
   unresolvable(reason: string): void {

@@ -7,7 +7,7 @@ import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './coll
 import { applyDirectoryChange, isDirectoryChange } from './directory-changes.js';
 import { recordFileArguments } from './file-arguments.js';
 import { findActions } from './find-command.js';
-import { assignedName, isExecutingGitConfig, isHazardousVariable, nameArgumentHazard } from './hazards.js';
+import { assignedName, isExecutingGitConfig, isHazardousPrefixAssignment, nameArgumentHazard } from './hazards.js';
 import { basename, resolvePath } from './paths.js';
 import { recordWrittenFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
@@ -247,26 +247,32 @@ function checkGitOptions(argv: readonly Word[], collector: AnalysisCollector): v
 
 /** False (and unresolvable) when the command name is not a fixed, plain word. */
 function checkCommandName(head: Word, collector: AnalysisCollector): boolean {
-  const name = head.text;
-  const problem = head.dynamic
-    ? `command name known only at run time: ${name}`
-    : head.glob
-      ? `command name is a glob pattern: ${name}`
-      : head.tildeUnresolved
-        ? `command name starts with an unexpanded ~: ${name}`
-        : name === ''
-          ? 'empty command name'
-          : hasSuspiciousNameCharacter(basename(name))
-            ? `unusual character (non-ASCII look-alike, space or control) in command name: ${JSON.stringify(name)}`
-            : undefined;
+  const problem = commandNameProblem(head);
   if (problem) collector.unresolvable(problem);
   return !problem;
 }
 
-export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector): void {
+/** Reserved words tree-sitter leaves as command names when it misparses (`coproc P { ls; }`). */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(['{', '}', 'then', 'fi', 'do', 'done', 'esac', 'elif', 'else', 'in', 'function', 'select', 'case', 'if', 'while', 'until', 'for']);
+
+function commandNameProblem(head: Word): string | undefined {
+  const name = head.text;
+  if (head.dynamic) return `command name known only at run time: ${name}`;
+  // A same-line constant (`x=ls; $x`) is known, but a name should be visible where it runs.
+  if (head.fromVariable) return `command name comes from a variable: ${name}`;
+  if (head.glob) return `command name is a glob pattern: ${name}`;
+  if (head.tildeUnresolved) return `command name starts with an unexpanded ~: ${name}`;
+  if (name === '') return 'empty command name';
+  if (RESERVED_WORDS.has(name)) return `reserved word where a command name should be (the parse is not trusted): ${name}`;
+  if (hasSuspiciousNameCharacter(basename(name))) return `unusual character (non-ASCII look-alike, space or control) in command name: ${JSON.stringify(name)}`;
+  return undefined;
+}
+
+/** `program`: the command these are prefix assignments of, when there is one (`IFS= read`). */
+export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector, program?: string): void {
   for (const assignment of assignments) {
     const name = assignedName(assignment);
-    if (name && isHazardousVariable(name)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
+    if (name && isHazardousPrefixAssignment(name, program)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
   }
 }
 

@@ -7,21 +7,29 @@
 
 const HAZARDOUS_NAMES: ReadonlySet<string> = new Set([
   'PATH', 'CDPATH', 'HOME', 'XDG_CONFIG_HOME', 'ENV', 'BASH_ENV', 'SHELLOPTS', 'BASHOPTS', 'PS4',
-  'PROMPT_COMMAND',
+  'PROMPT_COMMAND', 'IFS', 'GLOBIGNORE', 'EXECIGNORE', 'TMOUT', 'POSIXLY_CORRECT', 'TEXTDOMAIN', 'TEXTDOMAINDIR',
+  'SHELL', 'SUDO_ASKPASS', 'FCEDIT',
   'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT',
   'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS',
-  'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR',
-  'GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EXEC_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'GIT_TEMPLATE_DIR',
-  'GIT_PROXY_COMMAND', 'GIT_CONFIG', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_PARAMETERS',
-  'GIT_CONFIG_COUNT', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'BROWSER',
+  'SSH_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'BROWSER',
 ]);
 
 const HAZARDOUS_PREFIXES: readonly string[] = [
-  'LD_', 'DYLD_', 'BASH_FUNC_', 'GIT_CONFIG_KEY_', 'GIT_CONFIG_VALUE_', 'npm_config_', 'NPM_CONFIG_',
+  // BASH_*: BASH_ENV, BASH_FUNC_x%%, BASH_CMDS[ls]=/tmp/evil (the command hash), BASH_ALIASES, BASH_COMPAT …
+  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'npm_config_', 'NPM_CONFIG_',
 ];
 
 export function isHazardousVariable(name: string): boolean {
   return HAZARDOUS_NAMES.has(name) || HAZARDOUS_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/** Builtins for which a prefix `IFS=…` only changes how they split their input (`IFS= read -r l`). */
+const IFS_READERS: ReadonlySet<string> = new Set(['read', 'mapfile', 'readarray']);
+
+/** A prefix assignment `NAME=v program …` that changes what runs (`program`: the command name, if known). */
+export function isHazardousPrefixAssignment(name: string, program: string | undefined): boolean {
+  if (name === 'IFS' && program !== undefined && IFS_READERS.has(program)) return false;
+  return isHazardousVariable(name);
 }
 
 /** `NAME=value` / `NAME+=value` → NAME, else undefined. */
@@ -42,58 +50,106 @@ export function isExecutingGitConfig(keyValue: string): boolean {
 
 /**
  * Builtins that take variable *names* (`read NAME`, `printf -v NAME`, `unset NAME`, `declare NAME`,
- * `test -v NAME` …). A name with a subscript is evaluated as arithmetic: `read 'a[$(rm -rf ~)]'`
- * runs rm. Returns a reason when a name argument is not a plain name or a literal element.
+ * `getopts o NAME`, `wait -p NAME`, `test -v NAME` …). A name with a subscript is evaluated as
+ * arithmetic: `read 'a[$(rm -rf ~)]'` runs rm. A name that changes how commands run (`read PATH`,
+ * `printf -v CDPATH`, `unset HOME`) is as hazardous as an assignment. Returns a reason or undefined.
  */
-export function nameArgumentHazard(program: string, argv: readonly { text: string; dynamic: boolean }[]): string | undefined {
+export function nameArgumentHazard(program: string, argv: readonly NameWord[]): string | undefined {
   const names = nameArguments(program, argv);
   if (names === 'unsafe') return `${program} with options that evaluate code`;
-  const unsafe = names?.find((word) => !isSafeName(word.text.split('=', 1)[0] ?? ''));
-  return unsafe ? `${program} with a variable name that bash evaluates: ${unsafe.text}` : undefined;
+  if (!names) return undefined;
+  // A name from a variable (`read "$n"`) may be any variable, hazardous or a same-line constant.
+  const unsafe = names.names.find((word) => word.dynamic || word.fromVariable || !isSafeName(word.text.split('=', 1)[0] ?? ''));
+  if (unsafe) return `${program} with a variable name that bash evaluates: ${unsafe.text}`;
+  if (!names.assigns) return undefined;
+  const hazardous = names.names.find((word) => isHazardousVariable(/^[A-Za-z0-9_]*/.exec(word.text)![0]));
+  return hazardous ? `${program} sets ${hazardous.text}, which changes what a command runs` : undefined;
 }
 
-type NameWord = { text: string; dynamic: boolean };
+type NameWord = { readonly text: string; readonly dynamic: boolean; readonly fromVariable?: boolean };
+type NameArguments = { readonly names: readonly NameWord[]; readonly assigns: boolean };
 
 /** The programs nameArguments knows (checked first: it runs for every command). */
 const NAME_TAKING: ReadonlySet<string> = new Set([
   'printf', 'wait', 'getopts', 'test', '[', 'let', 'mapfile', 'readarray', 'read', 'declare', 'typeset', 'local', 'export', 'readonly', 'unset',
 ]);
 
-function nameArguments(program: string, argv: readonly NameWord[]): readonly NameWord[] | 'unsafe' | undefined {
+/** Options that take a value, per builtin (`read -p PROMPT`); `a` of read takes a NAME. */
+const VALUE_OPTIONS: Readonly<Record<string, string>> = { read: 'dinNptu', mapfile: 'dnOsuCc', readarray: 'dnOsuCc', printf: '', wait: '' };
+
+function nameArguments(program: string, argv: readonly NameWord[]): NameArguments | 'unsafe' | undefined {
   if (!NAME_TAKING.has(program)) return undefined;
   const args = argv.slice(1);
-  const after = (flag: string) => args.filter((_, i) => i > 0 && args[i - 1]!.text === flag);
   switch (program) {
     case 'printf':
-      return after('-v');
+      return { names: optionValues(args, 'v', ''), assigns: true };
     case 'wait':
-      return after('-p');
+      return { names: optionValues(args, 'p', ''), assigns: true };
     case 'getopts':
-      return args.slice(1, 2);
+      return { names: args.slice(1, 2), assigns: true };
     case 'test':
-    case '[':
-      return after('-v');
+    case '[': {
+      const names = args.filter((_, i) => i > 0 && args[i - 1]!.text === '-v');
+      return { names, assigns: false };
+    }
     case 'let':
       return args.some((word) => /[A-Za-z_$`]/.test(word.text)) ? 'unsafe' : undefined;
     case 'mapfile':
-    case 'readarray':
-      if (args.some((word) => word.text.startsWith('-C'))) return 'unsafe';
-      return args.filter((word) => !word.text.startsWith('-'));
+    case 'readarray': {
+      if (args.some((word) => /^-[^-]*C/.test(word.text))) return 'unsafe'; // -C CALLBACK is evaluated
+      return { names: operands(args, VALUE_OPTIONS[program]!), assigns: true };
+    }
     case 'read':
-      return args.filter((word, i) => !word.text.startsWith('-') && !/^-[pdtnNui]$/.test(args[i - 1]?.text ?? ''));
+      return { names: [...optionValues(args, 'a', VALUE_OPTIONS.read!), ...operands(args, VALUE_OPTIONS.read! + 'a')], assigns: true };
     case 'declare':
     case 'typeset':
     case 'local':
     case 'export':
-    case 'readonly':
+    case 'readonly': {
       // -i evaluates every later assignment as arithmetic; -n makes names of values.
       if (args.some((word) => /^-[a-zA-Z]*[in]/.test(word.text))) return 'unsafe';
-      return args.filter((word) => !word.text.startsWith('-') && !word.text.startsWith('+'));
+      const printing = args.some((word) => /^-[a-zA-Z]*[pfF]/.test(word.text));
+      return { names: args.filter((word) => !word.text.startsWith('-') && !word.text.startsWith('+')), assigns: !printing };
+    }
     case 'unset':
-      return args.filter((word) => !word.text.startsWith('-'));
+      return { names: args.filter((word) => !word.text.startsWith('-')), assigns: true };
     default:
       return undefined;
   }
+}
+
+/** Values of option `letter` (`-v NAME`, `-vNAME`, `-rv NAME`); `valued`: other options taking a value. */
+function optionValues(args: readonly NameWord[], letter: string, valued: string): NameWord[] {
+  const values: NameWord[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (text === '--' || !text.startsWith('-') || text === '-') break;
+    for (let j = 1; j < text.length; j++) {
+      const option = text[j]!;
+      if (option !== letter && !valued.includes(option)) continue;
+      const attached = text.slice(j + 1);
+      const value = attached !== '' ? { ...args[i]!, text: attached } : args[++i];
+      if (option === letter && value) values.push(value);
+      break;
+    }
+  }
+  return values;
+}
+
+/** Operands after the options (`valued`: options that take a value). */
+function operands(args: readonly NameWord[], valued: string): NameWord[] {
+  let i = 0;
+  for (; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (text === '--') {
+      i++;
+      break;
+    }
+    if (!text.startsWith('-') || text === '-') break;
+    const valueAt = [...text.slice(1)].findIndex((option) => valued.includes(option));
+    if (valueAt >= 0 && valueAt === text.length - 2) i++; // the value is the next word
+  }
+  return args.slice(i);
 }
 
 /** `NAME` or `NAME[digits|@|*]`; anything with a run-time or non-literal subscript is not. */

@@ -61,7 +61,19 @@ export function parsePlainLine(source: string): SyntaxNode | undefined {
   if (source.length > MAX_PLAIN_LENGTH || !PLAIN_ALPHABET.test(source)) return undefined;
   const tokens = tokenize(source);
   if (!tokens || tokens.length === 0) return undefined;
-  return buildProgram(source, tokens);
+  const program = buildProgram(source, tokens);
+  if (program) PLAIN_TREES.add(program);
+  return program;
+}
+
+/**
+ * Trees built here hold only modelled statement and word types, words of the plain alphabet (no
+ * `$`, backquote, `[`, `((`) and no error: tree-check.ts has nothing to find in them and skips them.
+ */
+const PLAIN_TREES = new WeakSet<SyntaxNode>();
+
+export function isPlainTree(root: SyntaxNode): boolean {
+  return PLAIN_TREES.has(root);
 }
 
 function tokenize(source: string): Token[] | undefined {

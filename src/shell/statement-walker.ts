@@ -3,39 +3,22 @@
  * directory changes conditional, pipeline parts / subshells / substitutions / background jobs run
  * in a forked scope, and a redirect written after a list or pipeline applies to its last command.
  */
-import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './collector.js';
-import { checkAssignments, runInvocation, type Frame, type ScriptHost, type Stdin } from './command-runner.js';
-import { arithmeticHazard } from './arithmetic-hazards.js';
-import { parseWithRepairs } from './parse-repair.js';
-import type { BashParser } from './parser.js';
-import { describeRedirect, isReadWriteMisparse, recordFileRedirect, type RedirectDescription } from './redirects.js';
+import { forkScope, forgetCwd, type Scope } from './collector.js';
+import { checkAssignments, runInvocation, type Frame } from './command-runner.js';
+import { CodeScanner } from './code-scanner.js';
+import { isHazardousVariable } from './hazards.js';
+import { describeRedirect } from './redirects.js';
 import { childByField, childrenByField, joinSplitWords, STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
-import { expandWord, resolveWord, type Word } from './words.js';
+import { assignmentsIn, flattenWords, isExitCommand, isMissing, sameDirectory, statementsAndOperator } from './walker-parts.js';
 
 const CONDITIONAL_TYPES = new Set(['if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement']);
 const LOOP_TYPES = new Set(['while_statement', 'for_statement', 'c_style_for_statement']);
 const BRANCH_TYPES = new Set(['elif_clause', 'else_clause', 'case_item']);
-const INHERITED: Stdin = { kind: 'inherited' };
+const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 /** Shared by commands without assignments (results are frozen, so sharing is safe). */
 const NO_TEXTS: readonly string[] = Object.freeze([]);
 
-export class StatementWalker implements ScriptHost {
-  constructor(
-    private readonly collector: AnalysisCollector,
-    private readonly parser: BashParser,
-  ) {}
-
-  analyzeScript(source: string, scope: Scope, frame: Frame): void {
-    this.collector.nested(() => {
-      const parsed = parseWithRepairs(this.parser, source);
-      if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
-      if (containsSyntaxError(parsed.root)) this.collector.unresolvable('syntax error (incomplete or unsupported shell code)');
-      const arithmetic = arithmeticHazard(parsed.root);
-      if (arithmetic) this.collector.unresolvable(arithmetic);
-      this.walkSequence(parsed.root.children, scope, frame);
-    });
-  }
-
+export class StatementWalker extends CodeScanner {
   /** Statements in order; a statement followed by `&` runs in the background, in a forked scope. */
   walkSequence(children: readonly SyntaxNode[], scope: Scope, frame: Frame): void {
     children.forEach((child, index) => {
@@ -44,6 +27,8 @@ export class StatementWalker implements ScriptHost {
         this.walkStatement(child, background ? forkScope(scope) : scope, frame, []);
       } else if (child.type === 'ERROR') {
         this.collector.nested(() => this.walkSequence(child.children, scope, frame));
+      } else if (REDIRECT_TYPES.has(child.type)) {
+        this.applyRedirects([child], scope, frame); // `$(< file)` reads the file
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, scope, frame);
       }
@@ -86,7 +71,8 @@ export class StatementWalker implements ScriptHost {
       case 'variable_assignments':
         this.applyRedirects(trailing, scope, frame);
         checkAssignments(assignmentsIn(node).map((assignment) => assignment.text), this.collector);
-        return this.scanSubstitutions(node, scope, frame);
+        this.scanSubstitutions(node, scope, frame);
+        return this.collector.constants?.assign(node, this.collector.words);
       case 'declaration_command':
       case 'unset_command':
       case 'test_command':
@@ -138,8 +124,8 @@ export class StatementWalker implements ScriptHost {
     for (const part of wordNodes) this.scanSubstitutions(part, scope, frame);
     const stdin = redirects.length === 0 ? frame.stdin : this.openRedirects(redirects, scope, frame, frame.stdin);
     const assignmentTexts = assignments.length === 0 ? NO_TEXTS : assignments.map((assignment) => assignment.text);
-    checkAssignments(assignmentTexts, this.collector);
     const argv = this.expandWords(wordNodes);
+    checkAssignments(assignmentTexts, this.collector, argv[0]?.dynamic === false ? argv[0].text : undefined);
     if (argv.length > 0 && name && !isMissing(name)) {
       runInvocation(
         { argv, assignments: assignmentTexts, wrappers: frame.wrappers, text: node.text, stdin, scope, suppliedArguments: false },
@@ -221,6 +207,9 @@ export class StatementWalker implements ScriptHost {
         const inHead = isLoop || child.field === 'condition' || node.type !== 'if_statement';
         if (!inHead && !thenBranch) branches.push((thenBranch = forkScope(head)));
         this.walkStatement(child, inHead ? head : thenBranch!, frame, []);
+      } else if (child.field === 'variable') {
+        // `for PATH in …` / `select CDPATH in …` assign the name like `NAME=…` does.
+        if (isHazardousVariable(child.text)) this.collector.unresolvable(`${node.children[0]?.text ?? 'for'} sets ${child.text}, which changes what a command runs`);
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, head, frame);
       }
@@ -251,48 +240,6 @@ export class StatementWalker implements ScriptHost {
     );
   }
 
-  /** Redirects of something that is not a simple command (a group, a loop, nothing at all). */
-  private applyRedirects(redirectNodes: readonly SyntaxNode[], scope: Scope, frame: Frame): void {
-    if (redirectNodes.length === 0) return;
-    const redirects = redirectNodes.map((node) => ({ node, description: describeRedirect(node) }));
-    this.openRedirects(redirects, scope, frame, frame.stdin);
-    const extraArguments = redirects.flatMap(({ description }) => ('extraArguments' in description ? description.extraArguments : []));
-    if (extraArguments.length > 0) this.collector.unresolvable('words after a redirect of a compound command');
-    for (const word of extraArguments) this.scanSubstitutions(word, scope, frame);
-  }
-
-  /**
-   * Records file targets and analyses substitutions in targets and here-doc bodies (words after a
-   * target are arguments, analysed with the command); returns the resulting standard input.
-   */
-  private openRedirects(redirects: readonly { node: SyntaxNode; description: RedirectDescription }[], scope: Scope, frame: Frame, stdin: Stdin, scan = true): Stdin {
-    let input = stdin;
-    for (const { node, description } of redirects) {
-      switch (description.kind) {
-        case 'file':
-          if (scan) this.scanSubstitutions(description.target, scope, frame);
-          recordFileRedirect(description, scope, this.collector);
-          if (description.access === 'read' && description.operator === '<') input = { kind: 'file' };
-          break;
-        case 'herestring': {
-          if (scan && description.word) this.scanSubstitutions(description.word, scope, frame);
-          const word = description.word && resolveWord(description.word, this.collector.words);
-          input = { kind: 'text', text: word && !word.dynamic ? word.text : undefined };
-          break;
-        }
-        case 'heredoc':
-          if (scan) this.scanSubstitutions(node, scope, frame, true);
-          input = { kind: 'text', text: description.literalBody };
-          // Nested redirects were scanned with the here-doc node; only their targets remain.
-          input = this.openRedirects(description.nested.map((nested) => ({ node: nested, description: describeRedirect(nested) })), scope, frame, input, false);
-          break;
-        case 'descriptor':
-          break;
-      }
-    }
-    return input;
-  }
-
   /** tree-sitter parses `cat <<EOF && x` / `cat <<EOF | x` with the rest inside the here-doc node. */
   private walkHeredocContinuations(redirects: readonly SyntaxNode[], start: Scope, scope: Scope, frame: Frame): void {
     for (const redirect of redirects) {
@@ -305,110 +252,4 @@ export class StatementWalker implements ScriptHost {
       else if (continuation) this.walkStatement(continuation.right, scope, frame, []);
     }
   }
-
-  /**
-   * Runs every command/process substitution inside `node` (arguments, assignments, strings,
-   * here-doc bodies, redirect targets) in a forked scope. Iterative: words can nest deeply.
-   */
-  scanSubstitutions(node: SyntaxNode, scope: Scope, frame: Frame, skipContinuations = false): void {
-    const pending: SyntaxNode[] = [node];
-    while (pending.length > 0) {
-      const current = pending.pop()!;
-      if (current.type === 'command_substitution' || current.type === 'process_substitution') {
-        this.walkSubstitution(current, scope, frame);
-        continue;
-      }
-      if (current !== node && STATEMENT_TYPES.has(current.type)) {
-        // Statements nested in a word-like node (here-doc continuations are walked elsewhere).
-        if (!skipContinuations) this.walkStatement(current, forkScope(scope), frame, []);
-        continue;
-      }
-      for (let i = current.children.length - 1; i >= 0; i--) pending.push(current.children[i]!);
-    }
-  }
-
-  private walkSubstitution(node: SyntaxNode, scope: Scope, frame: Frame): void {
-    const innerFrame: Frame = { wrappers: frame.wrappers, stdin: INHERITED };
-    if (node.text.startsWith('`')) {
-      // Inside backquotes `\`` `\$` `\\` are unescaped before the text is parsed (nested backquotes).
-      const inner = node.text.slice(1, node.text.endsWith('`') ? -1 : undefined).replace(/\\([`$\\])/g, '$1');
-      return this.analyzeScript(inner, forkScope(scope), innerFrame);
-    }
-    this.collector.nested(() => this.walkSequence(node.children, forkScope(scope), innerFrame));
-  }
-
-  private expandWords(nodes: readonly SyntaxNode[]): Word[] {
-    const words: Word[] = [];
-    for (const node of nodes) {
-      const result = expandWord(node, this.collector.words);
-      if ('error' in result) {
-        this.collector.unresolvable(result.error);
-        words.push(resolveWord(node, this.collector.words));
-      } else {
-        words.push(...result.words);
-      }
-    }
-    return words;
-  }
-}
-
-function statementsAndOperator(list: SyntaxNode): [SyntaxNode | undefined, string | undefined, SyntaxNode | undefined] {
-  const statements = list.children.filter((child) => STATEMENT_TYPES.has(child.type) || child.type === 'ERROR');
-  const operator = list.children.find((child) => child.type === '&&' || child.type === '||')?.type;
-  return [statements[0], operator, statements[1]];
-}
-
-/** Inserted by error recovery (`ls &&` gets a missing command name). */
-function isMissing(node: SyntaxNode): boolean {
-  return node.missing || (node.children.length > 0 && node.children.every(isMissing));
-}
-
-function isExitCommand(node: SyntaxNode): boolean {
-  const name = node.type === 'command' ? childByField(node, 'name')?.text : undefined;
-  return name === 'exit' || name === 'return';
-}
-
-function sameDirectory(a: Scope, b: Scope): boolean {
-  return a.cwd === b.cwd && a.dirStack?.length === b.dirStack?.length;
-}
-
-function assignmentsIn(node: SyntaxNode): SyntaxNode[] {
-  if (node.type === 'variable_assignment') return [node];
-  return node.children.filter((child) => child.type === 'variable_assignment');
-}
-
-/** Words of `declare …`, `[[ … ]]` etc. as argv: word-like nodes resolved, operators as written. */
-function flattenWords(node: SyntaxNode, collector: AnalysisCollector, depth: number): Word[] {
-  const words: Word[] = [];
-  for (const child of joinSplitWords(node.children)) {
-    if (child.type === 'comment') continue;
-    if (WORD_TYPES.has(child.type)) words.push(resolveWord(child, collector.words));
-    else if (child.children.length === 0 || depth > 32 || AS_WRITTEN_TYPES.has(child.type)) words.push(textWord(child.text));
-    else words.push(...flattenWords(child, collector, depth + 1));
-  }
-  return words;
-}
-
-/** Kept whole, as written (`A=$(x)`, `a[1]`). */
-const AS_WRITTEN_TYPES = new Set(['variable_assignment', 'subscript']);
-
-const WORD_TYPES = new Set([
-  'word', 'string', 'raw_string', 'ansi_c_string', 'translated_string', 'concatenation', 'simple_expansion',
-  'expansion', 'number', 'command_substitution', 'process_substitution', 'arithmetic_expansion', 'regex',
-  'extglob_pattern', 'test_operator', 'variable_name',
-]);
-
-function textWord(text: string): Word {
-  return { text, dynamic: /[$`]/.test(text), glob: false, tildeUnresolved: false, history: false };
-}
-
-/** Real syntax errors; the `<>` misparse is not one. */
-function containsSyntaxError(root: SyntaxNode): boolean {
-  const pending: SyntaxNode[] = [root];
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (node.missing || (node.type === 'ERROR' && !isReadWriteMisparse(node))) return true;
-    pending.push(...node.children);
-  }
-  return false;
 }

@@ -17,18 +17,23 @@ export interface Word {
   readonly tildeUnresolved: boolean;
   /** Has an unquoted `!` that interactive bash would history-expand (`!!`, `!ls`). */
   readonly history: boolean;
+  /** Part of it is the value of a same-line constant variable (`b=x; … $b`), substituted. */
+  readonly fromVariable?: boolean;
 }
 
 export interface WordContext {
   readonly home: string;
   /** False when the line itself may change HOME, so `$HOME` is not known statically. */
   readonly homeIsReliable: boolean;
+  /** The value of a same-line constant variable, if `name` is one here (same-line-constants.ts). */
+  readonly constant?: (name: string, quoted: boolean) => string | undefined;
 }
 
 interface Segment {
   readonly text: string;
   readonly quoted: boolean;
   readonly dynamic: boolean;
+  readonly variable?: boolean;
 }
 
 export type WordResult = { readonly words: Word[] } | { readonly error: string };
@@ -44,6 +49,8 @@ export function expandWord(node: SyntaxNode, context: WordContext): WordResult {
   if ((node.type === 'word' || node.type === 'command_name') && INERT_WORD.test(node.text)) {
     return { words: [{ text: node.text, dynamic: false, glob: false, tildeUnresolved: false, history: false }] };
   }
+  const split = splitConstant(node, context);
+  if (split) return { words: split };
   const segments = expandTilde(segmentsOf(node, context), context);
   const history = hasHistoryExpansion(node);
   const braceable = segments.some((s) => !s.quoted && !s.dynamic && s.text.includes('{'));
@@ -51,7 +58,8 @@ export function expandWord(node: SyntaxNode, context: WordContext): WordResult {
   const chars: WordChar[] = segments.flatMap((s) => [...s.text].map((c) => ({ c, quoted: s.quoted, dynamic: s.dynamic })));
   const expanded = expandBraces(chars);
   if (!expanded) return { error: `brace expansion of ${node.text} gives too many words` };
-  return { words: expanded.map((word) => wordFrom(word.map((ch) => ({ text: ch.c, quoted: ch.quoted, dynamic: ch.dynamic })), history)) };
+  const variable = segments.some((s) => s.variable === true);
+  return { words: expanded.map((word) => wordFrom(word.map((ch) => ({ text: ch.c, quoted: ch.quoted, dynamic: ch.dynamic, variable })), history)) };
 }
 
 /** One word, without brace expansion (redirect targets, assignment values, here-strings). */
@@ -63,14 +71,16 @@ function wordFrom(segments: readonly Segment[], history: boolean): Word {
   let text = '';
   let dynamic = false;
   let glob = false;
+  let fromVariable = false;
   for (const segment of segments) {
     text += segment.text;
     dynamic ||= segment.dynamic;
+    fromVariable ||= segment.variable === true;
     glob ||= !segment.quoted && !segment.dynamic && /[*?[]/.test(segment.text);
   }
   const first = segments[0];
   const tildeUnresolved = !!first && !first.quoted && !first.dynamic && first.text.startsWith('~');
-  return { text, dynamic, glob, tildeUnresolved, history };
+  return fromVariable ? { text, dynamic, glob, tildeUnresolved, history, fromVariable } : { text, dynamic, glob, tildeUnresolved, history };
 }
 
 function expandTilde(segments: Segment[], context: WordContext): Segment[] {
@@ -153,7 +163,11 @@ function doubleQuotedSegments(node: SyntaxNode, context: WordContext): Segment[]
   return out;
 }
 
-/** `$HOME` / `${HOME}` are known (the context home); every other expansion is dynamic. */
+/**
+ * `$HOME` / `${HOME}` are known (the context home), and so are same-line constants where bash's
+ * result is certain: quoted, any value; unquoted, a value that neither splits nor globs (`a b`
+ * alone as a word is split by expandWord). Every other expansion is dynamic.
+ */
 function expansionSegments(node: SyntaxNode, context: WordContext, quoted: boolean): Segment[] {
   const dollar = node.text.indexOf('$');
   // tree-sitter sometimes starts the node at whitespace before the `$` inside strings.
@@ -162,7 +176,30 @@ function expansionSegments(node: SyntaxNode, context: WordContext, quoted: boole
   if (context.homeIsReliable && (expression === '$HOME' || expression === '${HOME}')) {
     return [...lead, { text: context.home, quoted: true, dynamic: false }];
   }
+  const value = constantOf(expression, context, quoted);
+  if (value !== undefined && (quoted || UNSPLIT_UNGLOBBED.test(value))) return [...lead, { text: value, quoted: true, dynamic: false, variable: true }];
   return [...lead, dynamicSegment(expression)];
+}
+
+/** A value an unquoted expansion passes on unchanged: not empty, no IFS white space, no glob character. */
+const UNSPLIT_UNGLOBBED = /^[^ \t\n*?[\]\\()]+$/;
+const VARIABLE_READ = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
+
+function constantOf(expression: string, context: WordContext, quoted: boolean): string | undefined {
+  if (!context.constant) return undefined;
+  const match = VARIABLE_READ.exec(expression);
+  const name = match?.[1] ?? match?.[2];
+  return name === undefined ? undefined : context.constant(name, quoted);
+}
+
+/** An unquoted `$x` alone as a word whose constant value has default-IFS white space: bash's fields. */
+function splitConstant(node: SyntaxNode, context: WordContext): Word[] | undefined {
+  if (node.type !== 'simple_expansion' && node.type !== 'expansion') return undefined;
+  const value = constantOf(node.text, context, false);
+  if (value === undefined || !/[ \t\n]/.test(value)) return undefined;
+  const fields = value.split(/[ \t\n]+/).filter((field) => field !== '');
+  if (fields.length === 0 || !fields.every((field) => UNSPLIT_UNGLOBBED.test(field))) return undefined;
+  return fields.map((text) => ({ text, dynamic: false, glob: false, tildeUnresolved: false, history: false, fromVariable: true }));
 }
 
 function dynamicSegment(text: string): Segment {
