@@ -58,7 +58,7 @@ describe('grants and dynamic arguments', () => {
       const escalation = escalationOptions({ agentOptions: CLAUDE_OPTIONS as never, facts, evaluation, keepAgentAlwaysOptions: false, scope: { type: 'project', dir: PROJECT }, sequence: 1 });
       return escalation.options.filter((o) => o.kind === 'allow_always').length;
     };
-    expect(offered('b=+main; git push origin $b')).toBe(0);
+    expect(offered('git push origin "$BRANCH"')).toBe(0);
     expect(offered('git push origin main')).toBe(1);
   });
 });

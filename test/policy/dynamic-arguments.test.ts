@@ -32,7 +32,9 @@ async function decide(line: string) {
 
 describe('arguments from variables never match an allow rule', () => {
   it.each([
-    ['b=+main; git push origin $b', 'ask'],
+    // A same-line constant is followed (the walker): the push is seen as the force push it is.
+    ['b=+main; git push origin $b', 'deny'],
+    ['b=$(git rev-parse --abbrev-ref HEAD); git push origin $b', 'ask'],
     ['git push origin "$BRANCH"', 'ask'],
     ['echo $SECRET', 'ask'],
     ['rm -rf build$X', 'ask'],
