@@ -48,8 +48,17 @@ export const SEED: ReadonlyMap<string, Entry> = new Map<string, Entry>([
   ['/lib', { type: 'link', target: 'usr/lib' }],
 ]);
 
-/** Write the seed under `root` as root/w and root/home (the sandbox copies them to /w and /home/dev). */
-export function seedTree(root: string): void {
+/**
+ * Write the seed under `root` as root/w and root/home (the sandbox copies them to /w and /home/dev).
+ * `relocate` makes absolute link targets point into root/w and root/home instead (a host copy, for
+ * the policy engine's real path canonicalisation).
+ */
+export function seedTree(root: string, relocate = false): { workspace: string; home: string } {
+  const workspace = join(root, 'w');
+  const home = join(root, 'home');
+  const target = (link: string) => !relocate ? link
+    : link === HOME || link.startsWith(`${HOME}/`) ? home + link.slice(HOME.length)
+      : link === WORKSPACE || link.startsWith(`${WORKSPACE}/`) ? workspace + link.slice(WORKSPACE.length) : link;
   const place = (path: string) => path.startsWith(`${HOME}/`) || path === HOME ? join(root, 'home', path.slice(HOME.length)) : join(root, path);
   for (const [path, entry] of SEED) {
     if (!path.startsWith(`${WORKSPACE}`) && !path.startsWith(HOME)) continue;
@@ -57,8 +66,9 @@ export function seedTree(root: string): void {
     mkdirSync(dirname(at), { recursive: true });
     if (entry.type === 'dir') mkdirSync(at, { recursive: true });
     else if (entry.type === 'file') writeFileSync(at, entry.text);
-    else symlinkSync(entry.target, at);
+    else symlinkSync(target(entry.target), at);
   }
+  return { workspace, home };
 }
 
 /**
