@@ -8,9 +8,9 @@
  *   by basename: `/bin/rm` and `rm` are the same program for a rule); a word the analysis keeps as
  *   written because it is only known at run time (`$X`, `` `…` ``, a glob, find's `{}`) stands for
  *   any number of real words (glob words: words matching the glob, or the glob itself);
- * - the exec of a wrapper (`timeout 5 x`) is covered by a reported command listing that wrapper in
- *   `wrappers` whose argv matches the end of the wrapper's argv; the wrapper is real in the sandbox,
- *   so the inner exec must be covered by itself as well;
+ * - the exec of a wrapper (`timeout 5 x`, `watch 'x'`) is covered by a reported command listing that
+ *   wrapper in `wrappers`: the wrappers that run a program are real in the sandbox, so what they run
+ *   is an exec of its own that must be covered word for word (a stub wrapper runs nothing);
  * - a written file is covered by a reported write redirection whose path resolves (like the kernel,
  *   over the seed) to the same file, or whose glob matches it; a read file by any reported
  *   redirection to it.
@@ -80,10 +80,7 @@ export function execCovered(exec: readonly string[], commands: readonly SimpleCo
   return commands.some((command) => {
     const pattern = patternOf(command);
     if (matchesAll(pattern, exec)) return true;
-    const wrapper = posix.basename(exec[0] ?? '');
-    if (!command.wrappers.includes(wrapper)) return false;
-    for (let start = 1; start < exec.length; start++) if (matchesAll(pattern, exec.slice(start))) return true;
-    return false;
+    return command.wrappers.includes(posix.basename(exec[0] ?? ''));
   });
 }
 

@@ -68,9 +68,9 @@ describe('real bash is the oracle', () => {
     expect(results.map((r) => r.mismatches.map((m) => `${m.kind} ${m.what}`))).toEqual([
       ['exec ["rm","-rf","x"]'],
       ['exec ["timeout","5","git","push"]', 'exec ["git","push"]'],
-      ['write /w/out.txt'],
-      ['read /w/package.json'],
-      ['exec ["echo","x"]'],
+      ['exec ["echo","b"]', 'write /w/out.txt'],
+      ['exec ["cat"]', 'read /w/package.json'],
+      ['exec ["echo","x"]', 'write /home/dev/.ssh/k'],
     ]);
     // A path the analysis resolves lexically through a link is not where the kernel writes.
     const lexical: Pick<ShellAnalyzer, 'analyze'> = {
