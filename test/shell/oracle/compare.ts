@@ -7,7 +7,8 @@
  * - an exec is covered by a reported command whose argv equals it word for word (argv[0] compared
  *   by basename: `/bin/rm` and `rm` are the same program for a rule); a word the analysis keeps as
  *   written because it is only known at run time (`$X`, `` `…` ``, a glob, find's `{}`) stands for
- *   any number of real words (glob words: words matching the glob, or the glob itself);
+ *   any number of real words (glob words: words matching the glob, or the glob itself); a process
+ *   substitution `<(…)` stands for the /dev/fd path bash passes; xargs' appended words are allowed;
  * - the exec of a wrapper (`timeout 5 x`, `watch 'x'`) is covered by a reported command listing that
  *   wrapper in `wrappers`: the wrappers that run a program are real in the sandbox, so what they run
  *   is an exec of its own that must be covered word for word (a stub wrapper runs nothing);
@@ -48,6 +49,8 @@ function patternOf(command: SimpleCommand): PatternWord[] {
   const words: PatternWord[] = command.argv.map((word, i) => {
     if (i === 0) return { many: false, matches: (real: string) => real === word || posix.basename(real) === posix.basename(word) };
     if (command.dynamicArguments && DYNAMIC.test(word)) return { many: true, matches: () => true };
+    // A process substitution is a /dev/fd path to a pipe; its command is reported on its own.
+    if (/^[<>]\(/.test(word)) return { many: false, matches: (real: string) => /^\/dev\/fd\/\d+$/.test(real) };
     if (GLOB.test(word)) {
       const regex = globRegex(word, false);
       return { many: true, matches: (real: string) => real === word || regex.test(real) };
