@@ -184,7 +184,7 @@ const DRIVER = [
   '  if [ "$shell" = zsh ]; then run=(/usr/bin/zsh -c "$line" "oracle-line-$i"); else run=(/usr/bin/bash -c "$line" "oracle-line-$i"); fi',
   `  HOME=${HOME} PATH=/usr/local/bin:/usr/bin:/bin PWD=${WORKSPACE} BASH_ENV=/oracle/prelude.bash ZDOTDIR=/oracle/zdot \\`,
   '    TMPDIR=/otmp TMPPREFIX=/otmp/zsh SHELL=/bin/bash USER=dev LANG=C \\',
-  '    /oracle/bin/timeout -s KILL 5 "${run[@]}" </dev/null >/dev/null 2>&1',
+  '    /oracle/bin/timeout -s KILL 20 "${run[@]}" </dev/null >/dev/null 2>&1',
   '  cd /',
   '  # Not older than the reset mark: written since (tmpfs times are coarse, so equal counts).',
   '  dirty=(/tmp/*)',
