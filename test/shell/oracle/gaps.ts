@@ -37,11 +37,12 @@ export interface Judgement {
 /**
  * Judge one check's results against the list. `checked` is every line the check looked at (a line
  * it did not look at this run, e.g. another seed's, is neither tolerated nor fixed); `failures`
- * maps a failing line to its description.
+ * maps a failing line to its description. `prune` (generated checks): an update keeps only this
+ * run's failures for the check.
  */
 export function judge(
   check: string, checked: readonly string[], failures: ReadonlyMap<string, string>, classOf: (line: string) => Gap['class'],
-  given?: readonly Gap[],
+  given?: readonly Gap[], prune = false,
 ): Judgement {
   const gaps = given ?? loadGaps();
   const listed = new Set(gaps.filter((g) => g.check === check).map((g) => key(g.check, g.line)));
@@ -55,7 +56,8 @@ export function judge(
   if (UPDATE_GAPS && given === undefined) {
     // Re-read: test files run in parallel and each rewrites only its own check's entries.
     const checkedSet = new Set(checked);
-    const kept = loadGaps().filter((g) => g.check !== check || !checkedSet.has(g.line) || failures.has(g.line));
+    // A generated check's list is exactly this run's failures (lines of an older generator go).
+    const kept = loadGaps().filter((g) => g.check !== check || (!prune && !checkedSet.has(g.line)) || failures.has(g.line));
     const known = new Set(kept.map((g) => key(g.check, g.line)));
     for (const line of failures.keys()) if (!known.has(key(check, line))) kept.push({ check, line, class: classOf(line) });
     writeGaps(kept);

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 
 const PROGRAMS = ['echo', 'cat', 'ls', 'grep', 'git', 'rm', 'npm', 'printf', 'true', 'false', 'curl', 'sort', 'head', 'touch', 'wc', 'node', 'sed', 'make', 'cp', 'tee'];
-const LITERALS = ['a', 'x', 'src/a.ts', '-n', '-rf', '/', '.env', 'status', 'push', '--force', 'origin', '+main', 'package.json', 'README.md', '-la', 'hooks/pre-commit', 'sub/notes.txt', '.git/config', '--', '-e', 'test', 'run'];
+const LITERALS = ['a', 'x', 'src/a.ts', '-n', '-rf', '/', '.env', 'status', 'push', '--force', 'origin', '+main', 'package.json', 'README.md', '-la', 'hooks/pre-commit', 'sub/notes.txt', '.git/config', '--', '-e', 'test', 'run',
+  '--r', '--forc', '--mirr', '--ha', '--recursive'];
 const TARGETS = ['out.txt', 'sub/out.txt', '.env', '.en[v]', '.en?', '*.md', 'src/*.ts', 'dangling', 'src/link/k', 'src/link/../y', 'hooks/pre-commit', '.git/hook[s]/pre-commit',
   '~/.bashrc', '$HOME/x', '"$HOME"/y', '/tmp/o', '/etc/passwd', 'envlink', 'homelink/.profile', '/dev/null', "'q t.txt'", 'sub/../z'];
 const READ_TARGETS = ['.env', 'package.json', 'files.txt', 'src/a.ts', 'envlink', '~/.ssh/id_rsa', '.en[v]', 'src/link/id_rsa'];
@@ -59,6 +60,12 @@ export function lineArbitrary(): fc.Arbitrary<string> {
       fc.tuple(pick(WRAPPERS), tie('simple')).map(([w, s]) => `${w} ${s}`),
       fc.tuple(pick(['bash -c', 'sh -c', 'zsh -c', 'bash -lc', 'eval', 'script -qc']), tie('list')).map(([s, l]) => `${s} ${quoteSingle(l)}${s.startsWith('script') ? ' /dev/null' : ''}`),
       fc.tuple(pick(['EXIT', 'ERR', 'DEBUG']), tie('simple')).map(([sig, s]) => `trap ${quoteSingle(s)} ${sig}; true`),
+      fc.tuple(pick(['printf -v', 'declare', 'export', 'readonly', 'local', 'typeset']), pick(VARS), tie('word'), tie('list'))
+        .map(([d, v, w, l]) => (d === 'printf -v' ? `printf -v ${v} %s ${w}; ${l}` : `${d} ${v}=${w}; ${l}`)),
+      fc.tuple(pick(['3>', '3>>', '4<']), pick(TARGETS), tie('simple')).map(([op, t, c]) => `exec ${op} ${t}; ${c} >&${op[0]}`),
+      tie('pipeline').map((p) => `! ${p}`),
+      tie('pipeline').map((p) => `time -p ${p}`),
+      fc.tuple(tie('simple'), tie('list')).map(([c, l]) => `until true; do ${c}; done; ${l}`),
     ),
     simple: fc.tuple(
       fc.oneof(fc.constant([] as string[]), fc.constant([] as string[]), fc.tuple(pick(VARS), tie('word')).map(([v, w]) => [`${v}=${w}`])),

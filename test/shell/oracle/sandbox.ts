@@ -4,7 +4,7 @@
  *
  * The sandbox has no network and a throwaway root: /usr/bin, /usr/sbin (and /bin, /sbin through
  * symlinks) hold stubs named after every program of the host that exit at once (the exec and its
- * argv is all the oracle needs), except the shells and the programs that only run another program
+ * argv is all the oracle needs; on x86-64 a static program of a few bytes, elsewhere `true`), except the shells and the programs that only run another program
  * (`timeout`, `env`, `flock`, `script` …), which are real so what they run is traced too. Output-only
  * builtins are disabled (`enable -n` / `disable`) so they go through the stubs; a command with no
  * stub reaches `command_not_found_handle` (bash) / `command_not_found_handler` (zsh), which execs
@@ -50,6 +50,8 @@ export interface Sandbox {
   readonly root: string;
   /** Each line's trace events ([pid, call text]), in the order of the lines. */
   run(lines: readonly string[], shell: Shell): Promise<TraceEvent[][]>;
+  /** CPU time (user + system) the sandboxes used so far, strace and every traced process included. */
+  cpuSeconds(): number;
   close(): void;
 }
 
@@ -80,9 +82,12 @@ export function createSandbox(): Sandbox {
   for (const name of ['sudo', 'doas', 'pkexec', 'busybox', 'parallel', 'sshpass', 'fakeroot', 'curl', 'wget', 'nc', 'npm', 'npx', 'node', 'git', 'rg',
     'yarn', 'pnpm', 'cargo', 'go', 'python', 'python3', 'pytest', 'make', 'docker', 'kubectl', 'tsc', 'eslint', 'jest', 'vitest']) names.add(name);
   const real = new Set<string>([...SHELLS, ...REAL_RUNNERS].filter((name) => which(name)));
+  const staticStubs = process.arch === 'x64';
+  const stubTrue = staticStubs ? '/oracle/stub-true' : '/oracle/bin/true';
+  const stubFalse = staticStubs ? '/oracle/stub-false' : '/oracle/bin/false';
   for (const name of names) {
     if (name.includes('/') || name === '.' || name === '..') continue;
-    const target = real.has(name) ? `/oracle/real/${name}` : name === 'false' ? '/oracle/bin/false' : '/oracle/bin/true';
+    const target = real.has(name) ? `/oracle/real/${name}` : name === 'false' ? stubFalse : stubTrue;
     symlinkSync(target, join(stubs, name));
   }
   const etc = join(root, 'etc');
@@ -106,13 +111,19 @@ export function createSandbox(): Sandbox {
   // Mount points for the host binaries bound into the read-only /oracle.
   mkdirSync(join(oracle, 'bin'));
   mkdirSync(join(oracle, 'real'));
-  writeFileSync(join(oracle, 'nf'), '');
+  if (staticStubs) {
+    // A stub that loads no library makes no call the trace has to stop for: only its exec.
+    writeFileSync(join(oracle, 'stub-true'), exitProgram(0), { mode: 0o755 });
+    writeFileSync(join(oracle, 'stub-false'), exitProgram(1), { mode: 0o755 });
+    writeFileSync(join(oracle, 'nf'), exitProgram(0), { mode: 0o755 });
+  } else writeFileSync(join(oracle, 'nf'), '');
   for (const tool of DRIVER_TOOLS) writeFileSync(join(oracle, 'bin', tool), '');
   for (const name of real) writeFileSync(join(oracle, 'real', name), '');
   seedTree(join(root, 'seed'));
   const log = join(root, 'log');
   mkdirSync(log);
   let batch = 0;
+  let cpuSeconds = 0;
 
   const bwrapArgs = (batchDir: string): string[] => {
     const args = [
@@ -129,15 +140,18 @@ export function createSandbox(): Sandbox {
     }
     if (existsSync('/usr/lib64')) args.push('--symlink', 'usr/lib64', '/lib64');
     for (const dir of SYSTEM_DIRS) args.push('--ro-bind', stubs, dir);
-    args.push('--ro-bind', NOT_FOUND_TARGET(), NOT_FOUND);
+    if (!staticStubs) args.push('--ro-bind', NOT_FOUND_TARGET(), NOT_FOUND);
     for (const tool of DRIVER_TOOLS) args.push('--ro-bind', which(tool)!, `/oracle/bin/${tool}`);
     for (const name of real) args.push('--ro-bind', which(name)!, `/oracle/real/${name}`);
-    args.push('--chdir', '/', '--clearenv', '--setenv', 'PATH', '/oracle/bin', ...TRACED_DRIVER);
+    // The outer shell reports the CPU time of everything below it (strace included) to /log/cpu.
+    const traced = TRACED_DRIVER.map((word) => `'${word}'`).join(' ');
+    args.push('--chdir', '/', '--clearenv', '--setenv', 'PATH', '/oracle/bin', '/oracle/bin/bash', '-c', `${traced}; times > /log/cpu`);
     return args;
   };
 
   return {
     root,
+    cpuSeconds: () => cpuSeconds,
     async run(lines, shell) {
       const batchDir = join(log, `b${++batch}`);
       mkdirSync(batchDir);
@@ -150,6 +164,7 @@ export function createSandbox(): Sandbox {
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
       if (code !== 0) throw new Error(`sandbox batch failed (${code}): ${stderr.slice(-2000)}`);
       const traces = splitBatchTrace(readFileSync(join(batchDir, 'trace'), 'latin1'), lines.length);
+      cpuSeconds += cpuOf(existsSync(join(batchDir, 'cpu')) ? readFileSync(join(batchDir, 'cpu'), 'utf8') : '');
       if (!process.env.ORACLE_KEEP) rmSync(batchDir, { recursive: true, force: true });
       return traces;
     },
@@ -160,6 +175,37 @@ export function createSandbox(): Sandbox {
 }
 
 const NOT_FOUND_TARGET = () => which('true')!;
+
+/** A static x86-64 Linux program that only calls exit(code): 132 bytes, no loader, no library. */
+function exitProgram(code: number): Buffer {
+  const header = Buffer.alloc(64);
+  const segment = Buffer.alloc(56);
+  const text = Buffer.from([0xbf, code, 0, 0, 0, 0xb8, 60, 0, 0, 0, 0x0f, 0x05]); // mov edi, code; mov eax, 60 (exit); syscall
+  const size = BigInt(header.length + segment.length + text.length);
+  Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]).copy(header, 0); // ELF, 64-bit, little-endian
+  header.writeUInt16LE(2, 16); // executable
+  header.writeUInt16LE(0x3e, 18); // x86-64
+  header.writeUInt32LE(1, 20);
+  header.writeBigUInt64LE(0x400000n + 120n, 24); // entry: the code after both headers
+  header.writeBigUInt64LE(64n, 32); // program headers right after this one
+  header.writeUInt16LE(64, 52);
+  header.writeUInt16LE(56, 54);
+  header.writeUInt16LE(1, 56);
+  segment.writeUInt32LE(1, 0); // PT_LOAD
+  segment.writeUInt32LE(5, 4); // read + execute
+  segment.writeBigUInt64LE(0x400000n, 16);
+  segment.writeBigUInt64LE(0x400000n, 24);
+  segment.writeBigUInt64LE(size, 32);
+  segment.writeBigUInt64LE(size, 40);
+  segment.writeBigUInt64LE(0x1000n, 48);
+  return Buffer.concat([header, segment, text]);
+}
+
+/** Sum of the children's user and system time in bash's `times` output (its second line). */
+function cpuOf(times: string): number {
+  const line = times.trim().split('\n')[1] ?? '';
+  return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
+}
 
 /**
  * Inside the sandbox, under one strace for the whole batch: for each NUL-terminated line of
