@@ -34,6 +34,7 @@ describe('adversarial corpus (issue 11)', () => {
         if (decision === 'allow') failures.set(key(c), `class ${c.class}: ${JSON.stringify(c.line)}${c.rawInput ? ` ${JSON.stringify(c.rawInput)}` : ''} allowed: ${reason}`);
       }
       const classOf = new Map(cases.map((c) => [key(c), c.class]));
+      bench.close();
       const { unlisted, fixed, tolerated } = judge(`policy-${name}`, cases.map(key), failures, (line) => classOf.get(line) ?? 'generated');
       console.log(`adversarial corpus under ${name}.yaml: ${cases.length} lines — denied ${decisions.deny}, asked ${decisions.ask}, allowed ${decisions.allow} ` +
         `(${tolerated.length} known gaps, ${unlisted.length} new), ${fixed.length} known gaps fixed`);

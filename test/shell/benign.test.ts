@@ -32,6 +32,7 @@ describe('benign corpus: everyday agent lines keep their decisions', () => {
       const policy = bundledPolicy(name);
       for (const { line } of cases) (current[line] ??= {})[name] = bench.decide(policy, line).decision;
     }
+    bench.close();
     const recorded: Decisions = existsSync(SNAPSHOT) ? ((parse(readFileSync(SNAPSHOT, 'utf8')) as { decisions?: Decisions } | null)?.decisions ?? {}) : {};
     const newDenies: string[] = [];
     const missing: string[] = [];

@@ -3,7 +3,7 @@
  * the tool call (the line, and any working-directory fields), real path canonicalisation, one of the
  * bundled policies. The workspace and home are a host copy of the oracle's seed.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Decision } from '../../src/core/decision.js';
@@ -29,10 +29,13 @@ export interface PolicyBench {
   readonly workspace: string;
   readonly home: string;
   decide(policy: PolicySet, line: string, rawInput?: Readonly<Record<string, string>>): { decision: Decision; reason: string };
+  /** Remove the seeded workspace and home. */
+  close(): void;
 }
 
 export function policyBench(shell: ShellAnalyzer): PolicyBench {
-  const { workspace, home } = seedTree(mkdtempSync(join(tmpdir(), 'acp-policy-corpus-')), true);
+  const root = mkdtempSync(join(tmpdir(), 'acp-policy-corpus-'));
+  const { workspace, home } = seedTree(root, true);
   const canonicalize = realpathCanonicalizer();
   const substitute = (value: string) => value.replaceAll('${workspace}', workspace).replaceAll('${home}', home);
   return {
@@ -47,5 +50,6 @@ export function policyBench(shell: ShellAnalyzer): PolicyBench {
       const evaluation = evaluate(policy, facts, { home });
       return { decision: evaluation.decision, reason: evaluation.reason };
     },
+    close: () => rmSync(root, { recursive: true, force: true }),
   };
 }
