@@ -6,7 +6,7 @@
  *
  *   node bench/run.mjs                 all figures, table on stdout, bench/RESULTS.md rewritten
  *   node bench/run.mjs --quick         fewer runs and smaller workloads (a smoke test, not figures)
- *   node bench/run.mjs --only stream,startup,decisions,inprocess,memory
+ *   node bench/run.mjs --only stream,startup,decisions,inprocess,benign,memory
  *   node bench/run.mjs --no-write      do not rewrite bench/RESULTS.md
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -241,6 +241,18 @@ function inprocessFigure() {
 }
 
 // ------------------------------------------------------------------------------------------------
+// benign: share of everyday agent lines (test/shell/benign.yaml) that ask under default.yaml.
+
+function benignFigure() {
+  const run = spawnSync(NODE, [join(ROOT, 'bench', 'benign-share.mjs'), '--json'], { encoding: 'utf8', timeout: 120_000 });
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    return { error: `bench/benign-share.mjs failed: ${run.stderr.slice(-500)}` };
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
 
 function fmt(n, digits = 0) {
   return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
@@ -293,6 +305,16 @@ async function main() {
         row(`in-process, ${p.rules ?? 200} rules: ${r.case ?? r.name}${example ? ` (\`${example}\`)` : ''}`, `${fmt(r.medianUs ?? r.us, 2)} µs`, '', r.decision ?? '',
           `≤ ${r.targetUs ?? r.target} µs`, r.pass ?? (r.medianUs ?? r.us) <= (r.targetUs ?? r.target));
       }
+    }
+  }
+  if (want('benign')) {
+    log('benign corpus under the default policy (bench/benign-share.mjs)…');
+    const b = benignFigure();
+    if (b.error) row('benign corpus: share that asks under default.yaml', 'error', '', b.error, '', false);
+    else {
+      row(`benign corpus: share of ${b.lines} everyday agent lines that ask under default.yaml`, `${fmt(100 * b.askShare, 1)} % ask`, '',
+        `allow ${b.allow}, ask ${b.ask}, deny ${b.deny}`, 'reported (lower is better)', undefined);
+      notes.push(`benign corpus (test/shell/benign.yaml) asks per group under default.yaml: ${Object.entries(b.byGroup).map(([g, x]) => `${g} ${x.ask}/${x.lines}`).join(', ')}.`);
     }
   }
   if (want('memory')) {
@@ -351,6 +373,10 @@ How each figure is measured:
   answers each at once (both are two pipe hops). Timed by the agent, after a warm-up request.
 - **in-process** — \`bench/shell-eval.mjs\` (shell analysis + facts + evaluation of one call against a
   200-rule policy; distinct lines vary a number so no cache hides the parse).
+- **benign** — \`bench/benign-share.mjs\`: every line of the benign corpus (\`test/shell/benign.yaml\`,
+  everyday agent commands) decided as an execute request under \`policies/default.yaml\`; the share
+  that asks (the rest is allowed or denied). A reported figure, no target: the fail-closed analysis
+  trades asks for safety, and this shows the price.
 - **memory** — one broker, 100,000 tool calls (\`tool_call\` → permission request → answer →
   \`tool_call_update\` completed, distinct ids); the broker's RSS (and peak, VmHWM) read from /proc at
   fixed points (the agent waits while it is read). Flat means: state is evicted, nothing grows per call.
