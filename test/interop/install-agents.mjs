@@ -4,7 +4,8 @@
 //
 //   node test/interop/install-agents.mjs                install all (idempotent)
 //   node test/interop/install-agents.mjs --check        exit 0 if all are installed, 1 otherwise
-//   node test/interop/install-agents.mjs --write-locks  reinstall without the lockfiles and save new ones
+//   node test/interop/install-agents.mjs --write-locks [name…]  reinstall without the lockfiles and
+//                                                       save new ones (all agents, or only those named)
 //
 // Each agent gets its own folder with a package.json depending on the exact version. When
 // test/interop/locks/<name>@<version>.package-lock.json exists, the folder is installed with
@@ -29,6 +30,11 @@ export const AGENTS = {
   "claude-code-acp": { pkg: "@zed-industries/claude-code-acp", version: "0.16.2", bin: "dist/index.js" },
   "gemini-cli": { pkg: "@google/gemini-cli", version: "0.61.0", bin: "bundle/gemini.js" },
   "codex-acp": { pkg: "@zed-industries/codex-acp", version: "0.16.0", bin: "bin/codex-acp.js" },
+  "claude-agent-acp": { pkg: "@zed-industries/claude-agent-acp", version: "0.23.1", bin: "dist/index.js" },
+  // Its lockfile names optional platform packages that were never published
+  // (@teddyzhu/clipboard-darwin-arm64@0.0.5, …): `npm ci` refuses such a lockfile, `npm install`
+  // installs exactly the locked tree (versions and integrity) and skips the missing optionals.
+  "qwen-code": { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "cli-entry.js", lockedWith: "install" },
 };
 
 export function agentDir(name) {
@@ -109,7 +115,9 @@ export async function installAgent(name, { log = (s) => process.stderr.write(s +
   const withLock = useLock && existsSync(lock);
   if (withLock) copyFileSync(lock, join(dir, "package-lock.json"));
   const args = withLock
-    ? ["ci", "--no-audit", "--no-fund", "--loglevel=error"]
+    ? a.lockedWith === "install"
+      ? ["install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error"]
+      : ["ci", "--no-audit", "--no-fund", "--loglevel=error"]
     : ["install", "--no-audit", "--no-fund", "--save-exact", "--loglevel=error"];
   log(`[install-agents] npm ${args[0]} ${a.pkg}@${a.version} -> ${dir}`);
   const t0 = Date.now();
@@ -134,7 +142,8 @@ export async function installAll(names = Object.keys(AGENTS), opts) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--write-locks")) {
     mkdirSync(LOCK_DIR, { recursive: true });
-    for (const n of Object.keys(AGENTS)) {
+    const named = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+    for (const n of named.length ? named : Object.keys(AGENTS)) {
       await installAgent(n, { useLock: false, force: true });
       copyFileSync(join(agentDir(n), "package-lock.json"), lockFile(n));
       console.log(`wrote ${lockFile(n)}`);
