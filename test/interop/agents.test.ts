@@ -26,7 +26,7 @@ import {
   runScenario,
 } from "./harness.mjs";
 
-type AgentName = "claude-code-acp" | "gemini-cli" | "codex-acp";
+type AgentName = "claude-code-acp" | "gemini-cli" | "codex-acp" | "claude-agent-acp" | "qwen-code";
 type Decision = "allow" | "deny";
 type Mode = "direct" | "broker";
 
@@ -49,6 +49,8 @@ const EXPECTED_STOP_REASON: Record<AgentName, Record<Decision, string>> = {
   // codex-acp 0.16 offers no plain "denied" for these requests; its reject_once option is "abort",
   // which ends the turn.
   "codex-acp": { allow: "end_turn", deny: "cancelled" },
+  "claude-agent-acp": { allow: "end_turn", deny: "end_turn" },
+  "qwen-code": { allow: "end_turn", deny: "end_turn" },
 };
 
 /** The optionIds these agent versions offer with kind allow_once / reject_once (see captures). */
@@ -56,6 +58,8 @@ const EXPECTED_OPTION_ID: Record<AgentName, Record<Decision, string>> = {
   "claude-code-acp": { allow: "allow", deny: "reject" },
   "gemini-cli": { allow: "proceed_once", deny: "cancel" },
   "codex-acp": { allow: "approved", deny: "abort" },
+  "claude-agent-acp": { allow: "allow", deny: "reject" },
+  "qwen-code": { allow: "proceed_once", deny: "cancel" },
 };
 
 const EXPECTED_KIND: Record<"shell" | "edit", string> = { shell: "execute", edit: "edit" };
@@ -66,11 +70,15 @@ const EXPECTED_KIND: Record<"shell" | "edit", string> = { shell: "execute", edit
  * anything else showing up there fails the test so a new phone-home gets noticed.
  * claude 2.1.x (inside claude-code-acp 0.16.2) makes one startup HTTPS request to
  * api.anthropic.com that ignores DISABLE_TELEMETRY / CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC.
+ * The claude CLI inside claude-agent-acp 0.23.1 fetches the official plugin marketplace's security
+ * list from raw.githubusercontent.com on every start (headless plugin setup; no switch turns it off).
  */
 const KNOWN_OUTBOUND: Record<AgentName, string[]> = {
   "claude-code-acp": ["api.anthropic.com:443"],
   "gemini-cli": [],
   "codex-acp": [],
+  "claude-agent-acp": ["api.anthropic.com:443", "raw.githubusercontent.com:443"],
+  "qwen-code": [],
 };
 
 let setupProblem: string | null = null;
