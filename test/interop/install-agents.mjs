@@ -100,7 +100,30 @@ export async function registryReachable() {
  * Installs one agent unless already complete. Resolves to {name, dir, installed: "cached"|"fresh"}.
  * Throws an Error with `.code = "REGISTRY_UNREACHABLE"` when npm cannot reach the registry.
  */
-export async function installAgent(name, { log = (s) => process.stderr.write(s + "\n"), useLock = true, force = false } = {}) {
+export async function installAgent(name, opts = {}) {
+  if (!opts.force && isInstalled(name)) return { name, dir: agentDir(name), installed: "cached" };
+  // Test files may run in parallel workers: one install per agent at a time (the others wait, then
+  // find it installed).
+  const lock = `${agentDir(name)}.lock`;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  for (let waited = 0; ; waited += 500) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err?.code !== "EEXIST") throw err;
+      if (waited > 10 * 60_000) rmSync(lock, { recursive: true, force: true }); // stale: its holder died
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    return await installAgentLocked(name, opts);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function installAgentLocked(name, { log = (s) => process.stderr.write(s + "\n"), useLock = true, force = false } = {}) {
   const a = AGENTS[name];
   const dir = agentDir(name);
   if (!force && isInstalled(name)) return { name, dir, installed: "cached" };
@@ -132,6 +155,23 @@ export async function installAgent(name, { log = (s) => process.stderr.write(s +
   writeFileSync(join(dir, MARKER), JSON.stringify(marker) + "\n");
   log(`[install-agents] ${a.pkg}@${a.version} installed in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   return { name, dir, installed: "fresh" };
+}
+
+/**
+ * For a test file's beforeAll: installs the missing agents when the registry is reachable.
+ * Resolves to null when all are there, or to why they are not (the tests then skip, with a banner).
+ */
+export async function prepareAgents(names, log = (s) => process.stderr.write(s + "\n")) {
+  const missing = names.filter((n) => !isInstalled(n));
+  if (missing.length === 0) return null;
+  if (!(await registryReachable())) return `npm registry unreachable; cannot install ${missing.join(", ")}`;
+  try {
+    await installAll(missing, { log });
+    return null;
+  } catch (err) {
+    if (err?.code !== "REGISTRY_UNREACHABLE") throw err;
+    return `npm registry unreachable while installing: ${String(err.message).split("\n")[0]}`;
+  }
 }
 
 /** Installs all agents (in parallel). Rejects on the first failure. */
