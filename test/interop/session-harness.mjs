@@ -98,7 +98,8 @@ export async function withAgentSession(run, drive) {
     out.error = String(err?.message ?? err);
   } finally {
     if (client) {
-      await client.close({ graceMs: 300, termMs: 3000 });
+      // through the broker: time for its own shutdown (stdin EOF, then its grace period, then the agent's group)
+      await client.close({ graceMs: 300, termMs: run.policyFile ? 10_000 : 3000 });
       out.stderr = client.stderr;
     }
     out.orphans = await reapMarkedProcesses(marker);
