@@ -5,9 +5,10 @@
 // moved to a mode that asks before the editor sees the session.
 //
 // Same knobs as agents.test.ts: ACP_INTEROP_AGENTS, ACP_INTEROP_VERBOSE, ACP_INTEROP_KEEP.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, test } from "vitest";
+import { afterAll, beforeAll, describe, test } from "vitest";
 import { parse } from "yaml";
 import { BROKER_MAIN, brokerAvailable } from "./harness.mjs";
 import { AGENTS, REPO_ROOT, prepareAgents } from "./install-agents.mjs";
@@ -65,6 +66,15 @@ const UNASKED_COMMAND = "git status";
 const ALL_AGENTS = Object.keys(AGENTS) as AgentName[];
 const agents = (process.env.ACP_INTEROP_AGENTS?.split(",").map((s) => s.trim()).filter(Boolean) ?? ALL_AGENTS) as AgentName[];
 let setupProblem: string | null = null;
+
+/**
+ * default.yaml as shipped, plus `unprompted: stop` (as in enterprise-baseline.yaml and ci-strict.yaml):
+ * the rules and the forbidden modes of the bundled default, and an agent acting without asking is stopped.
+ */
+const policyDir = mkdtempSync(join(tmpdir(), "acp-interop-policy-"));
+const DEFAULT_WITH_STOP = join(policyDir, "default-unprompted-stop.yaml");
+writeFileSync(DEFAULT_WITH_STOP, `${readFileSync(DEFAULT_POLICY, "utf8").trimEnd()}\nunprompted: stop\n`);
+afterAll(() => rmSync(policyDir, { recursive: true, force: true }));
 
 beforeAll(async () => {
   setupProblem = await prepareAgents(agents, (s: string) => console.warn(s));
@@ -140,8 +150,10 @@ for (const agent of agents) {
         const seen = offeredModes(session);
         const setMode = await s.call("session/set_mode", { sessionId: session.sessionId, modeId: ask });
         const setOption = seen.configOptionId ? await s.call("session/set_config_option", { sessionId: session.sessionId, configId: seen.configOptionId, value: ask }) : null;
+        // an allowed mode still goes through to the agent, which accepts it
+        const setAllowed = await s.call("session/set_mode", { sessionId: session.sessionId, modeId: seen.current });
         const turn = await s.promptShell(session.sessionId, DENIED_COMMAND);
-        return { sessionId: session.sessionId, seen, setMode, setOption, turn };
+        return { sessionId: session.sessionId, seen, setMode, setOption, setAllowed, turn };
       });
       const info = describeRun(r);
       expectClean(expect, agent, r, info);
@@ -161,9 +173,16 @@ for (const agent of agents) {
         expect(v.setOption?.error?.code, info).toBe(-32001);
         expect(v.setOption?.error?.message, info).toContain(ask);
       }
-      // the agent never switched (it never got the request, and never said it switched)
-      const modeUpdates = r.client.updates.filter((u: any) => u?.update?.sessionUpdate === "current_mode_update");
-      expect(modeUpdates, info).toEqual([]);
+      expect(v.setAllowed.error, info).toBeUndefined();
+      // the agent never switched to the forbidden mode (it never got the request, and never said so)
+      const reportedModes = r.client.updates
+        .map((u: any) => u?.update)
+        .flatMap((u: any) =>
+          u?.sessionUpdate === "current_mode_update" ? [u.currentModeId]
+          : u?.sessionUpdate === "config_option_update" ? (u.configOptions ?? []).filter((o: any) => o?.category === "mode").map((o: any) => o.currentValue)
+          : [],
+        );
+      expect(reportedModes.filter((m: string) => forbidden(m)), info).toEqual([]);
       const modeEvents = r.audit.filter((e: any) => e.event === "mode");
       expect(modeEvents.length, info).toBe(want.configOption ? 2 : 1);
       for (const e of modeEvents) expect(e, info).toMatchObject({ mode: ask, decision: "deny", sessionId: v.sessionId });
@@ -177,11 +196,11 @@ for (const agent of agents) {
     });
 
     if (agent === "qwen-code") {
-      test("started in `auto` (no --approval-mode): the broker moves it to a mode that asks before the editor sees it", async (ctx) => {
+      test("started in `auto` (no --approval-mode): the broker moves it to a mode that asks before the editor sees it; unprompted: stop", async (ctx) => {
         const { expect } = ctx;
         if (setupProblem) ctx.skip(setupProblem);
         if (!brokerAvailable()) ctx.skip(`broker not built (${BROKER_MAIN} missing; run npm run build)`);
-        const r = await withAgentSession({ label: `modes__${agent}__auto`, agent, policyFile: DEFAULT_POLICY, approvalMode: null }, async (s) => {
+        const r = await withAgentSession({ label: `modes__${agent}__auto`, agent, policyFile: DEFAULT_WITH_STOP, approvalMode: null }, async (s) => {
           const first = await s.newSession();
           const denied = await s.promptShell(first.sessionId, DENIED_COMMAND);
           // a second session starts in `auto` too, and is moved too
@@ -221,9 +240,12 @@ for (const agent of agents) {
         expect(statuses(String(v.allowed.callId)), info).toContain("completed");
         expect(statuses(String(v.denied.callId)), info).not.toContain("completed");
         // qwen-code's `default` mode still runs what it deems read-only without asking: the broker
-        // cannot decide it, and reports it (default.yaml: `unprompted: warn`)
-        expect(v.unasked.stopReason, info).toBe("end_turn");
+        // cannot decide it; it reports it and, with `unprompted: stop`, cancels the turn and says why
         expect(auditFor(expect, r, v.unasked.callId, info), info).toMatchObject({ event: "unprompted", kind: "execute" });
+        expect(v.unasked.stopReason, info).toBe("cancelled");
+        const told = r.client.updates.filter((u: any) => u?.sessionId === v.sessions[2].id && u?.update?.sessionUpdate === "agent_message_chunk" && /\[acp-broker\] Stopped/.test(u.update.content?.text ?? ""));
+        expect(told.length, info).toBe(1);
+        expect(r.stderr, info).toContain("unprompted: stop");
       });
     }
   });
