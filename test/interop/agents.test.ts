@@ -65,6 +65,17 @@ const EXPECTED_OPTION_ID: Record<AgentName, Record<Decision, string>> = {
 const EXPECTED_KIND: Record<"shell" | "edit", string> = { shell: "execute", edit: "edit" };
 
 /**
+ * The tool's own name, where an agent sends one: claude-agent-acp in the `tool_call` notification's
+ * `_meta.claudeCode.toolName` (not in the permission request itself), qwen-code in the permission
+ * request's `toolCall._meta.toolName`. The broker's audit shows it (`tool`) for the claude agents.
+ */
+const WIRE_TOOL_NAME: Partial<Record<AgentName, Record<"shell" | "edit", string>>> = {
+  "claude-agent-acp": { shell: "Bash", edit: "Write" },
+  "qwen-code": { shell: "run_shell_command", edit: "write_file" },
+};
+const AUDIT_SHOWS_TOOL_NAME: AgentName[] = ["claude-agent-acp"];
+
+/**
  * Hosts an agent is known to try to reach despite every telemetry/update switch being off. The
  * agents' HTTP(S)_PROXY points at the fake model, which refuses these (nothing leaves the machine);
  * anything else showing up there fails the test so a new phone-home gets noticed.
@@ -215,6 +226,11 @@ for (const agent of agents) {
               // what kind the agent reports (in the request or in a preceding/following update)
               const reportedKind = req.toolCall?.kind ?? call?.kind;
               expect(reportedKind, info).toBe(EXPECTED_KIND[action]);
+              const wireTool = WIRE_TOOL_NAME[agent];
+              if (wireTool) {
+                const sent = req.toolCall?._meta?.toolName ?? req.toolCall?._meta?.claudeCode?.toolName ?? call?._meta?.claudeCode?.toolName;
+                expect(sent, info).toBe(wireTool[action]);
+              }
             } else {
               // the broker answered; the audit log says how
               expect(r.permissionRequests.length, `broker forwarded a permission request in non-interactive mode${info}`).toBe(0);
@@ -233,6 +249,7 @@ for (const agent of agents) {
               // the answer the agent got: its allow_once / reject_once option
               if (e.optionId !== undefined) expect(e.optionId, info).toBe(EXPECTED_OPTION_ID[agent][decision]);
               if (e.source?.ruleId !== undefined) expect(e.source.ruleId, info).toBe(`${decision}-everything`);
+              if (AUDIT_SHOWS_TOOL_NAME.includes(agent)) expect(e.tool, info).toBe(WIRE_TOOL_NAME[agent]?.[action]);
               if (checkShutdown) {
                 expect(r.closeInfo?.selfExit, `broker did not exit within ${BROKER_SHUTDOWN_MS} ms of stdin EOF${info}`).toBe(true);
                 // and nothing it started outlives it for long (the agent's own children included)
