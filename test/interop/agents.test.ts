@@ -1,4 +1,4 @@
-// Real-agent interop tests: three published ACP agents, a scripted fake model on 127.0.0.1, and
+// Real-agent interop tests: five published ACP agents, a scripted fake model on 127.0.0.1, and
 // (when built) the broker in between. Run with `npm run test:interop`.
 //
 // For each agent × {shell, edit} × {allow, deny}:
