@@ -196,6 +196,60 @@ for (const agent of agents) {
     });
 
     if (agent === "qwen-code") {
+      // Two broker gaps found with qwen-code when the editor reopens a session (session/load). This
+      // test pins today's behaviour of the second (deterministic) one; when the broker is fixed, the
+      // GAP 2 block must change to the commented expectation.
+      test("reopened session (session/load): KNOWN BROKER GAPS — pipelined set_mode races the relay; history replay seen as unprompted", async (ctx) => {
+        const { expect } = ctx;
+        if (setupProblem) ctx.skip(setupProblem);
+        if (!brokerAvailable()) ctx.skip(`broker not built (${BROKER_MAIN} missing; run npm run build)`);
+        const root = mkdtempSync(join(tmpdir(), "acp-interop-qwen-code-load-"));
+        try {
+          // run 1: a session with one turn (denied), which qwen-code saves under its HOME
+          const first = await withAgentSession({ label: `modes__${agent}__load-1`, agent, policyFile: DEFAULT_POLICY, root }, async (s) => {
+            const session = await s.newSession();
+            return { sessionId: session.sessionId, turn: await s.promptShell(session.sessionId, DENIED_COMMAND) };
+          });
+          const info1 = describeRun(first);
+          expectClean(expect, agent, first, info1);
+          expect(decisionFor(expect, first, first.value!.turn.callId, info1), info1).toMatchObject({ decision: "deny", source: { ruleId: "destructive" } });
+          const sessionId = first.value!.sessionId;
+
+          // run 2: the editor reopens it and, without waiting for answers, asks for `yolo`
+          const second = await withAgentSession({ label: `modes__${agent}__load-2`, agent, policyFile: DEFAULT_POLICY, root, initialize: false }, async (s) => {
+            const init = s.initialize();
+            const load = s.call("session/load", { sessionId, cwd: s.project, mcpServers: [] });
+            const setMode = s.call("session/set_mode", { sessionId, modeId: "yolo" });
+            await init;
+            return { loaded: await load, setMode: await setMode };
+          });
+          const info = describeRun(second);
+          expectClean(expect, agent, second, info);
+          const loaded = offeredModes(second.value!.loaded.result);
+          expect(loaded.current, info).toBe("default");
+          expect(loaded.available.filter(forbidden), info).toEqual([]);
+
+          // GAP 1 (a race, so only reported here): until the broker's relay has loaded, its early
+          // forwarder passes every complete client line straight to the agent (src/relay/early-child.ts),
+          // so a pipelined forbidden set_mode for a known session can reach qwen-code unjudged (then
+          // the answer is the agent's own and no `mode` line is written). When the relay wins the race
+          // the broker refuses it (-32001, "still loading its policy").
+          const setMode = second.value!.setMode;
+          console.log(`qwen-code reopened session: pipelined set_mode yolo answered ${JSON.stringify(setMode.error ?? setMode.result)} (${setMode.error?.code === -32001 ? "by the broker" : "BY THE AGENT: it reached qwen-code"})`);
+          if (setMode.error?.code === -32001) expect(setMode.error.message, info).toContain("acp-broker");
+
+          // GAP 2: session/load replays the history as session/update notifications, including run 1's
+          // tool call (`tool_call` in_progress, then failed); the broker takes it for an action
+          // taken without asking (under `unprompted: stop` it would cancel and tell the editor so).
+          // No prompt was sent in this run. Fixed: no `unprompted` line.
+          const unprompted = second.audit.filter((e: any) => e.event === "unprompted");
+          expect(unprompted.length, info).toBe(1);
+          expect(unprompted[0].title, info).toContain(DENIED_COMMAND);
+        } finally {
+          if (!process.env.ACP_INTEROP_KEEP) rmSync(root, { recursive: true, force: true });
+        }
+      });
+
       test("started in `auto` (no --approval-mode): the broker moves it to a mode that asks before the editor sees it; unprompted: stop", async (ctx) => {
         const { expect } = ctx;
         if (setupProblem) ctx.skip(setupProblem);

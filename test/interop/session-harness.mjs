@@ -14,9 +14,11 @@ import { BROKER_MAIN, LOG_DIR, reapMarkedProcesses } from "./harness.mjs";
 
 /**
  * @typedef {{label: string, agent: string, policyFile?: string, approvalMode?: string | null,
- *            timeoutMs?: number}} SessionRun
+ *            timeoutMs?: number, root?: string, initialize?: boolean}} SessionRun
  *   policyFile: run through the broker (`run --policy <file> --non-interactive --audit …`);
  *   absent: talk to the agent directly. approvalMode: see launchSpec (qwen-code only).
+ *   root: a folder to reuse (the agent's HOME and project, so a later run can reopen a session);
+ *   the caller removes it. initialize: false = the test sends `initialize` itself.
  */
 
 /**
@@ -28,13 +30,13 @@ export async function withAgentSession(run, drive) {
   const timeoutMs = run.timeoutMs ?? 60_000;
   const keep = !!process.env.ACP_INTEROP_KEEP;
   const t0 = Date.now();
-  const root = mkdtempSync(join(tmpdir(), `acp-interop-${run.agent}-`));
+  const root = run.root ?? mkdtempSync(join(tmpdir(), `acp-interop-${run.agent}-`));
   const project = join(root, "project");
   mkdirSync(project, { recursive: true });
   // a repository with a test script, so that `git status` and `npm test` in it just work
   spawnSync("git", ["init", "-q", project], { stdio: "ignore" });
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "interop-project", private: true, scripts: { test: "echo tests pass" } }, null, 2) + "\n");
-  const auditFile = join(root, "audit.jsonl");
+  const auditFile = join(root, `audit-${run.label}.jsonl`);
   const marker = `${run.label}-${randomUUID()}`;
   const fake = await startFakeModel({ log: (l) => process.env.ACP_INTEROP_VERBOSE && process.stderr.write(`[fake-model ${run.label}] ${l}\n`) });
   /** @type {AcpClient | null} */
@@ -46,7 +48,7 @@ export async function withAgentSession(run, drive) {
     let args = spec.args;
     const env = { ...spec.env, ACP_INTEROP_RUN: marker };
     if (run.policyFile) {
-      env.ACP_BROKER_HOME = join(root, "broker-home");
+      env.ACP_BROKER_HOME = join(root, `broker-home-${run.label}`);
       mkdirSync(env.ACP_BROKER_HOME, { recursive: true });
       command = process.execPath;
       args = [BROKER_MAIN, "run", "--policy", run.policyFile, "--non-interactive", "--audit", auditFile, "--", spec.command, ...spec.args];
@@ -83,16 +85,20 @@ export async function withAgentSession(run, drive) {
        * One prompt turn in which the fake model asks for `command` once. Resolves
        * {stopReason, callId, toolCall}: callId = the id the fake model handed out (null if it never did).
        */
+      /** The prompt text that makes the fake model ask for `command`. */
+      shellPrompt(command) {
+        const script = { tool: "shell", command, description: "Run the requested command" };
+        return `Please run: ${command}\nfake-model-script: ${JSON.stringify(script)}`;
+      },
       async promptShell(sessionId, command) {
         const before = fake.requests.length;
-        const script = { tool: "shell", command, description: "Run the requested command" };
-        const text = `Please run: ${command}\nfake-model-script: ${JSON.stringify(script)}`;
+        const text = ctx.shellPrompt(command);
         const result = await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }, { timeoutMs });
         const callId = fake.requests.slice(before).map((r) => r.callId).find(Boolean) ?? null;
         return { stopReason: result?.stopReason ?? null, callId };
       },
     };
-    await ctx.initialize();
+    if (run.initialize !== false) await ctx.initialize();
     out.value = await drive(ctx);
   } catch (err) {
     out.error = String(err?.message ?? err);
@@ -121,7 +127,7 @@ export async function withAgentSession(run, drive) {
     if (out.audit.length) writeFileSync(join(LOG_DIR, `${run.label}.audit.jsonl`), out.audit.map((e) => JSON.stringify(e)).join("\n") + "\n");
     writeFileSync(join(LOG_DIR, `${run.label}.stderr.txt`), out.stderr);
     await fake.close();
-    if (!keep) rmSync(root, { recursive: true, force: true });
+    if (!keep && !run.root) rmSync(root, { recursive: true, force: true });
     out.durationMs = Date.now() - t0;
   }
   return out;
