@@ -10,7 +10,9 @@
 //       "cancel" → outcome cancelled
 //       "unexpected" → recorded as a failure and answered with reject (used in broker mode: a
 //                      non-interactive broker must never forward a permission request)
-//   - anything else (fs/*, terminal/* — not advertised): JSON-RPC error -32601.
+//   - an agent's own extension methods named in `extensionMethods` (qwen-code's
+//     `craft/drainMidTurnQueue`): JSON-RPC error -32601, recorded in `extensionRequests`;
+//   - anything else (fs/*, terminal/* — not advertised): JSON-RPC error -32601, recorded in `unexpected`.
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 
@@ -19,10 +21,12 @@ const STDERR_TAIL = 64 * 1024;
 export class AcpClient {
   /**
    * @param {{command:string, args?:string[], env?:Record<string,string>, cwd?:string,
-   *          permission?: "allow"|"deny"|"cancel"|"unexpected", name?: string, echoStderr?: boolean}} opts
+   *          permission?: "allow"|"deny"|"cancel"|"unexpected", name?: string, echoStderr?: boolean,
+   *          extensionMethods?: string[]}} opts
    */
   constructor(opts) {
-    this.opts = { args: [], permission: "deny", ...opts };
+    this.opts = { args: [], permission: "deny", extensionMethods: [], ...opts };
+    this.extensionRequests = [];
     this.transcript = [];
     this.updates = [];
     this.permissionRequests = [];
@@ -155,7 +159,8 @@ export class AcpClient {
       this.send({ jsonrpc: "2.0", id: msg.id, result: { outcome } });
       return;
     }
-    this.unexpected.push({ method: msg.method, params: msg.params });
+    if (this.opts.extensionMethods.includes(msg.method)) this.extensionRequests.push({ method: msg.method, params: msg.params });
+    else this.unexpected.push({ method: msg.method, params: msg.params });
     this.send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } });
   }
 

@@ -8,7 +8,29 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENTS, agentDir, packageDir } from "./install-agents.mjs";
 
-export const AGENT_NAMES = /** @type {const} */ (["claude-code-acp", "gemini-cli", "codex-acp"]);
+export const AGENT_NAMES = /** @type {const} */ (["claude-code-acp", "gemini-cli", "codex-acp", "claude-agent-acp", "qwen-code"]);
+
+/** The claude CLI's switches for non-model traffic (shared by claude-code-acp and claude-agent-acp). */
+const CLAUDE_QUIET_ENV = {
+  // no telemetry, error reporting, auto-update, feedback surveys, or other non-model traffic
+  DISABLE_TELEMETRY: "1",
+  DISABLE_ERROR_REPORTING: "1",
+  DISABLE_AUTOUPDATER: "1",
+  DISABLE_BUG_COMMAND: "1",
+  DISABLE_NON_ESSENTIAL_MODEL_CALLS: "1",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1",
+  CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
+  CLAUDE_CODE_ENABLE_TELEMETRY: "0",
+};
+
+/**
+ * Agent→client requests outside ACP that an agent sends on its own (answered "method not found",
+ * which the agent tolerates): qwen-code asks the client for prompts queued during the turn.
+ */
+export const EXTENSION_METHODS = {
+  "qwen-code": ["craft/drainMidTurnQueue"],
+};
 
 /** Minimal, credential-free environment shared by all agents. */
 function baseEnv(home, tmp) {
@@ -45,10 +67,12 @@ function prepareDirs(root) {
 
 /**
  * @param {string} name one of AGENT_NAMES
- * @param {{fakeUrl: string, root: string}} o  root = a private temp folder for this run
+ * @param {{fakeUrl: string, root: string, approvalMode?: string | null}} o  root = a private temp folder
+ *        for this run; approvalMode = qwen-code's `--approval-mode` (default `default`, where it asks;
+ *        null = no flag: its own default, `auto`)
  * @returns {{command: string, args: string[], env: Record<string,string>}}
  */
-export function launchSpec(name, { fakeUrl, root }) {
+export function launchSpec(name, { fakeUrl, root, approvalMode = "default" }) {
   const { home, tmp } = prepareDirs(root);
   const env = baseEnv(home, tmp);
   // Belt and braces: clients that honour proxy variables send any non-loopback traffic to the
@@ -62,16 +86,7 @@ export function launchSpec(name, { fakeUrl, root }) {
         ANTHROPIC_BASE_URL: fakeUrl,
         ANTHROPIC_API_KEY: "sk-ant-fake-interop-key",
         CLAUDE_CONFIG_DIR: claudeDir,
-        // no telemetry, error reporting, auto-update, feedback surveys, or other non-model traffic
-        DISABLE_TELEMETRY: "1",
-        DISABLE_ERROR_REPORTING: "1",
-        DISABLE_AUTOUPDATER: "1",
-        DISABLE_BUG_COMMAND: "1",
-        DISABLE_NON_ESSENTIAL_MODEL_CALLS: "1",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1",
-        CLAUDE_CODE_DISABLE_TERMINAL_TITLE: "1",
-        CLAUDE_CODE_ENABLE_TELEMETRY: "0",
+        ...CLAUDE_QUIET_ENV,
         // IS_SANDBOX must NOT be set: as root, claude-code-acp passes
         // --allow-dangerously-skip-permissions when IS_SANDBOX is set, and the claude CLI then
         // exits ("cannot be used with root/sudo privileges") unless IS_SANDBOX is exactly "1".
@@ -112,6 +127,46 @@ export function launchSpec(name, { fakeUrl, root }) {
         "-c", 'model="gpt-5.4"',
       ];
       return { command: codexBinary(), args, env };
+    }
+    case "claude-agent-acp": {
+      // Same CLI underneath (through @anthropic-ai/claude-agent-sdk), same switches. As root without
+      // IS_SANDBOX it does not offer `bypassPermissions` (and must not be given IS_SANDBOX: see above).
+      const claudeDir = join(home, ".claude");
+      mkdirSync(claudeDir, { recursive: true });
+      Object.assign(env, { ANTHROPIC_BASE_URL: fakeUrl, ANTHROPIC_API_KEY: "sk-ant-fake-interop-key", CLAUDE_CONFIG_DIR: claudeDir, ...CLAUDE_QUIET_ENV });
+      return { command: process.execPath, args: [join(packageDir(name), AGENTS[name].bin)], env };
+    }
+    case "qwen-code": {
+      const qwenDir = join(home, ".qwen");
+      mkdirSync(qwenDir, { recursive: true });
+      writeFileSync(
+        join(qwenDir, "settings.json"),
+        JSON.stringify(
+          {
+            general: { enableAutoUpdate: false },
+            privacy: { usageStatisticsEnabled: false },
+            telemetry: { enabled: false },
+            security: { auth: { selectedType: "openai" } },
+          },
+          null,
+          2,
+        ),
+      );
+      Object.assign(env, {
+        OPENAI_BASE_URL: `${fakeUrl}/v1`,
+        OPENAI_API_KEY: "sk-fake-interop-key",
+        OPENAI_MODEL: "fake-qwen",
+        QWEN_HOME: qwenDir,
+        QWEN_USAGE_STATISTICS_ENABLED: "false",
+        QWEN_CODE_DISABLE_PRECONNECT: "1",
+        QWEN_DISABLE_AUTO_TITLE: "1",
+        QWEN_CODE_NO_RELAUNCH: "true",
+      });
+      // Sessions start in mode `auto` (qwen's own classifier approves) unless asked otherwise:
+      // `approvalMode: "default"` makes it ask (session/request_permission) for every edit/execute.
+      const args = [join(packageDir(name), AGENTS[name].bin), "--acp", "--auth-type", "openai"];
+      if (approvalMode) args.push("--approval-mode", approvalMode);
+      return { command: process.execPath, args, env };
     }
     default:
       throw new Error(`unknown agent ${name}`);

@@ -1,4 +1,4 @@
-// Real-agent interop tests: three published ACP agents, a scripted fake model on 127.0.0.1, and
+// Real-agent interop tests: five published ACP agents, a scripted fake model on 127.0.0.1, and
 // (when built) the broker in between. Run with `npm run test:interop`.
 //
 // For each agent × {shell, edit} × {allow, deny}:
@@ -26,7 +26,7 @@ import {
   runScenario,
 } from "./harness.mjs";
 
-type AgentName = "claude-code-acp" | "gemini-cli" | "codex-acp";
+type AgentName = "claude-code-acp" | "gemini-cli" | "codex-acp" | "claude-agent-acp" | "qwen-code";
 type Decision = "allow" | "deny";
 type Mode = "direct" | "broker";
 
@@ -49,6 +49,8 @@ const EXPECTED_STOP_REASON: Record<AgentName, Record<Decision, string>> = {
   // codex-acp 0.16 offers no plain "denied" for these requests; its reject_once option is "abort",
   // which ends the turn.
   "codex-acp": { allow: "end_turn", deny: "cancelled" },
+  "claude-agent-acp": { allow: "end_turn", deny: "end_turn" },
+  "qwen-code": { allow: "end_turn", deny: "end_turn" },
 };
 
 /** The optionIds these agent versions offer with kind allow_once / reject_once (see captures). */
@@ -56,9 +58,22 @@ const EXPECTED_OPTION_ID: Record<AgentName, Record<Decision, string>> = {
   "claude-code-acp": { allow: "allow", deny: "reject" },
   "gemini-cli": { allow: "proceed_once", deny: "cancel" },
   "codex-acp": { allow: "approved", deny: "abort" },
+  "claude-agent-acp": { allow: "allow", deny: "reject" },
+  "qwen-code": { allow: "proceed_once", deny: "cancel" },
 };
 
 const EXPECTED_KIND: Record<"shell" | "edit", string> = { shell: "execute", edit: "edit" };
+
+/**
+ * The tool's own name, where an agent sends one: claude-agent-acp in the `tool_call` notification's
+ * `_meta.claudeCode.toolName` (not in the permission request itself), qwen-code in the permission
+ * request's `toolCall._meta.toolName`. The broker's audit shows it (`tool`) for the claude agents.
+ */
+const WIRE_TOOL_NAME: Partial<Record<AgentName, Record<"shell" | "edit", string>>> = {
+  "claude-agent-acp": { shell: "Bash", edit: "Write" },
+  "qwen-code": { shell: "run_shell_command", edit: "write_file" },
+};
+const AUDIT_SHOWS_TOOL_NAME: AgentName[] = ["claude-agent-acp"];
 
 /**
  * Hosts an agent is known to try to reach despite every telemetry/update switch being off. The
@@ -66,11 +81,15 @@ const EXPECTED_KIND: Record<"shell" | "edit", string> = { shell: "execute", edit
  * anything else showing up there fails the test so a new phone-home gets noticed.
  * claude 2.1.x (inside claude-code-acp 0.16.2) makes one startup HTTPS request to
  * api.anthropic.com that ignores DISABLE_TELEMETRY / CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC.
+ * The claude CLI inside claude-agent-acp 0.23.1 fetches the official plugin marketplace's security
+ * list from raw.githubusercontent.com on every start (headless plugin setup; no switch turns it off).
  */
 const KNOWN_OUTBOUND: Record<AgentName, string[]> = {
   "claude-code-acp": ["api.anthropic.com:443"],
   "gemini-cli": [],
   "codex-acp": [],
+  "claude-agent-acp": ["api.anthropic.com:443", "raw.githubusercontent.com:443"],
+  "qwen-code": [],
 };
 
 let setupProblem: string | null = null;
@@ -207,6 +226,11 @@ for (const agent of agents) {
               // what kind the agent reports (in the request or in a preceding/following update)
               const reportedKind = req.toolCall?.kind ?? call?.kind;
               expect(reportedKind, info).toBe(EXPECTED_KIND[action]);
+              const wireTool = WIRE_TOOL_NAME[agent];
+              if (wireTool) {
+                const sent = req.toolCall?._meta?.toolName ?? req.toolCall?._meta?.claudeCode?.toolName ?? call?._meta?.claudeCode?.toolName;
+                expect(sent, info).toBe(wireTool[action]);
+              }
             } else {
               // the broker answered; the audit log says how
               expect(r.permissionRequests.length, `broker forwarded a permission request in non-interactive mode${info}`).toBe(0);
@@ -225,6 +249,7 @@ for (const agent of agents) {
               // the answer the agent got: its allow_once / reject_once option
               if (e.optionId !== undefined) expect(e.optionId, info).toBe(EXPECTED_OPTION_ID[agent][decision]);
               if (e.source?.ruleId !== undefined) expect(e.source.ruleId, info).toBe(`${decision}-everything`);
+              if (AUDIT_SHOWS_TOOL_NAME.includes(agent)) expect(e.tool, info).toBe(WIRE_TOOL_NAME[agent]?.[action]);
               if (checkShutdown) {
                 expect(r.closeInfo?.selfExit, `broker did not exit within ${BROKER_SHUTDOWN_MS} ms of stdin EOF${info}`).toBe(true);
                 // and nothing it started outlives it for long (the agent's own children included)

@@ -6,6 +6,7 @@
 //                          POST /v1beta/models/<m>:streamGenerateContent?alt=sse,
 //                          POST /v1beta/models/<m>:generateContent, POST …:countTokens
 //   OpenAI Responses       POST /v1/responses (SSE), GET /v1/models
+//   OpenAI Chat Completions POST /v1/chat/completions (SSE chunks with tool_calls, or one JSON)
 //
 // The script is one tool call, then text:
 //   turn 1 (no tool result in the conversation yet): a short text + ONE tool call —
@@ -162,6 +163,11 @@ function route(method, url, json, res, entry, defaultScript) {
   if (method === "POST" && /\/v1\/responses$/.test(p)) {
     entry.kind = "openai.responses";
     openaiResponses(json ?? {}, res, entry, defaultScript);
+    return true;
+  }
+  if (method === "POST" && /\/v1\/chat\/completions$/.test(p)) {
+    entry.kind = "openai.chat";
+    openaiChat(json ?? {}, res, entry, defaultScript);
     return true;
   }
   if (method === "GET" && /\/v1\/models$/.test(p)) {
@@ -408,6 +414,55 @@ function openaiToolCall(script, tools) {
   const cmd = `apply_patch <<'EOF'\n${patch}EOF`;
   if (byName.has("exec_command")) return { type: "function_call", id, call_id, name: "exec_command", arguments: JSON.stringify({ cmd }), status: "completed" };
   return { type: "function_call", id, call_id, name: "shell", arguments: JSON.stringify({ command: ["bash", "-lc", cmd] }), status: "completed" };
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Chat Completions API (qwen-code)
+
+function openaiChat(body, res, entry, defaultScript) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const toolNames = (Array.isArray(body.tools) ? body.tools : []).map((t) => t?.function?.name).filter(Boolean);
+  const userTexts = messages.filter((m) => m?.role === "user").flatMap((m) => allStrings(m.content));
+  const script = scriptFrom(userTexts, defaultScript);
+  const hasToolResult = messages.some((m) => m?.role === "tool");
+  const wantTool = script.tool === "shell" ? "run_shell_command" : "write_file";
+  /** @type {{content: string | null, toolCall: {id: string, name: string, arguments: string} | null}} */
+  let reply;
+  if (!hasToolResult && toolNames.includes(wantTool)) {
+    const args =
+      script.tool === "shell"
+        ? { command: script.command, description: script.description ?? "Run the requested command", is_background: false }
+        : { file_path: editPath(script), content: script.content };
+    reply = { content: PRELUDE_TEXT, toolCall: { id: nextId("call_fake"), name: wantTool, arguments: JSON.stringify(args) } };
+    entry.reply = `tool_calls ${wantTool}`;
+    entry.callId = reply.toolCall.id;
+  } else if (toolNames.length) {
+    reply = { content: DONE_TEXT, toolCall: null };
+    entry.reply = "text Done.";
+  } else {
+    // tool-less side request (next-speaker check, summaries, …)
+    const wantsJson = /json/i.test(JSON.stringify(body.response_format ?? "")) || /json/i.test(allStrings(messages.filter((m) => m?.role === "system")).join("\n"));
+    reply = { content: wantsJson ? JSON.stringify({ reasoning: "fake model", next_speaker: "user", title: "Fake session" }) : "Fake session", toolCall: null };
+    entry.reply = wantsJson ? "json" : "side text";
+  }
+  const id = nextId("chatcmpl_fake");
+  const created = Math.floor(Date.now() / 1000);
+  const model = body.model ?? "fake";
+  const finish = reply.toolCall ? "tool_calls" : "stop";
+  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const toolCalls = reply.toolCall ? [{ id: reply.toolCall.id, type: "function", function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments } }] : undefined;
+  if (!body.stream) {
+    const message = { role: "assistant", content: reply.content, ...(toolCalls ? { tool_calls: toolCalls } : {}) };
+    return sendJson(res, { id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
+  }
+  sseHeaders(res);
+  const chunk = (choices, extra = {}) => res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra })}\n\n`);
+  chunk([{ index: 0, delta: { role: "assistant", content: reply.content }, finish_reason: null }]);
+  if (toolCalls) chunk([{ index: 0, delta: { tool_calls: toolCalls.map((c, index) => ({ index, ...c })) }, finish_reason: null }]);
+  chunk([{ index: 0, delta: {}, finish_reason: finish }]);
+  if (body.stream_options?.include_usage) chunk([], { usage });
+  res.write("data: [DONE]\n\n");
+  res.end();
 }
 
 // Run standalone for manual experiments: node test/interop/fake-model.mjs

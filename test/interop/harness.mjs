@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AcpClient, runPromptTurn } from "./acp-client.mjs";
-import { launchSpec } from "./agents.mjs";
+import { EXTENSION_METHODS, launchSpec } from "./agents.mjs";
 import { startFakeModel } from "./fake-model.mjs";
 import { REPO_ROOT } from "./install-agents.mjs";
 
@@ -40,7 +40,7 @@ export function policyYaml(decision) {
 }
 
 /**
- * @typedef {"claude-code-acp"|"gemini-cli"|"codex-acp"} AgentName
+ * @typedef {"claude-code-acp"|"gemini-cli"|"codex-acp"|"claude-agent-acp"|"qwen-code"} AgentName
  * @typedef {{agent: AgentName, action: "shell"|"edit", decision: "allow"|"deny", mode: "direct"|"broker",
  *            timeoutMs?: number, keep?: boolean, gracefulShutdownMs?: number}} Scenario
  */
@@ -109,6 +109,7 @@ export async function runScenario(sc) {
       // broker: the broker must answer every request itself (non-interactive), we must see none.
       permission: mode === "direct" ? decision : "unexpected",
       echoStderr: !!process.env.ACP_INTEROP_VERBOSE,
+      extensionMethods: EXTENSION_METHODS[agent] ?? [],
     });
     client.note({ event: "scenario", agent, action, decision, mode, command, args });
     const tStart = Date.now();
@@ -220,7 +221,7 @@ export function findMarkedProcesses(marker) {
  * After a run: gives stragglers a moment, then SIGKILLs (by pid) every process still carrying the
  * run's marker, and returns what it found — a non-empty list means something leaked an orphan.
  */
-async function reapMarkedProcesses(marker) {
+export async function reapMarkedProcesses(marker) {
   let left = findMarkedProcesses(marker);
   for (let i = 0; i < 20 && left.length > 0; i++) {
     await new Promise((r) => setTimeout(r, 100));

@@ -4,7 +4,8 @@
 //
 //   node test/interop/install-agents.mjs                install all (idempotent)
 //   node test/interop/install-agents.mjs --check        exit 0 if all are installed, 1 otherwise
-//   node test/interop/install-agents.mjs --write-locks  reinstall without the lockfiles and save new ones
+//   node test/interop/install-agents.mjs --write-locks [name…]  reinstall without the lockfiles and
+//                                                       save new ones (all agents, or only those named)
 //
 // Each agent gets its own folder with a package.json depending on the exact version. When
 // test/interop/locks/<name>@<version>.package-lock.json exists, the folder is installed with
@@ -29,6 +30,11 @@ export const AGENTS = {
   "claude-code-acp": { pkg: "@zed-industries/claude-code-acp", version: "0.16.2", bin: "dist/index.js" },
   "gemini-cli": { pkg: "@google/gemini-cli", version: "0.61.0", bin: "bundle/gemini.js" },
   "codex-acp": { pkg: "@zed-industries/codex-acp", version: "0.16.0", bin: "bin/codex-acp.js" },
+  "claude-agent-acp": { pkg: "@zed-industries/claude-agent-acp", version: "0.23.1", bin: "dist/index.js" },
+  // Its lockfile names optional platform packages that were never published
+  // (@teddyzhu/clipboard-darwin-arm64@0.0.5, …): `npm ci` refuses such a lockfile, `npm install`
+  // installs exactly the locked tree (versions and integrity) and skips the missing optionals.
+  "qwen-code": { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "cli-entry.js", lockedWith: "install" },
 };
 
 export function agentDir(name) {
@@ -94,7 +100,30 @@ export async function registryReachable() {
  * Installs one agent unless already complete. Resolves to {name, dir, installed: "cached"|"fresh"}.
  * Throws an Error with `.code = "REGISTRY_UNREACHABLE"` when npm cannot reach the registry.
  */
-export async function installAgent(name, { log = (s) => process.stderr.write(s + "\n"), useLock = true, force = false } = {}) {
+export async function installAgent(name, opts = {}) {
+  if (!opts.force && isInstalled(name)) return { name, dir: agentDir(name), installed: "cached" };
+  // Test files may run in parallel workers: one install per agent at a time (the others wait, then
+  // find it installed).
+  const lock = `${agentDir(name)}.lock`;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  for (let waited = 0; ; waited += 500) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err?.code !== "EEXIST") throw err;
+      if (waited > 10 * 60_000) rmSync(lock, { recursive: true, force: true }); // stale: its holder died
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    return await installAgentLocked(name, opts);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function installAgentLocked(name, { log = (s) => process.stderr.write(s + "\n"), useLock = true, force = false } = {}) {
   const a = AGENTS[name];
   const dir = agentDir(name);
   if (!force && isInstalled(name)) return { name, dir, installed: "cached" };
@@ -109,7 +138,9 @@ export async function installAgent(name, { log = (s) => process.stderr.write(s +
   const withLock = useLock && existsSync(lock);
   if (withLock) copyFileSync(lock, join(dir, "package-lock.json"));
   const args = withLock
-    ? ["ci", "--no-audit", "--no-fund", "--loglevel=error"]
+    ? a.lockedWith === "install"
+      ? ["install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error"]
+      : ["ci", "--no-audit", "--no-fund", "--loglevel=error"]
     : ["install", "--no-audit", "--no-fund", "--save-exact", "--loglevel=error"];
   log(`[install-agents] npm ${args[0]} ${a.pkg}@${a.version} -> ${dir}`);
   const t0 = Date.now();
@@ -126,6 +157,23 @@ export async function installAgent(name, { log = (s) => process.stderr.write(s +
   return { name, dir, installed: "fresh" };
 }
 
+/**
+ * For a test file's beforeAll: installs the missing agents when the registry is reachable.
+ * Resolves to null when all are there, or to why they are not (the tests then skip, with a banner).
+ */
+export async function prepareAgents(names, log = (s) => process.stderr.write(s + "\n")) {
+  const missing = names.filter((n) => !isInstalled(n));
+  if (missing.length === 0) return null;
+  if (!(await registryReachable())) return `npm registry unreachable; cannot install ${missing.join(", ")}`;
+  try {
+    await installAll(missing, { log });
+    return null;
+  } catch (err) {
+    if (err?.code !== "REGISTRY_UNREACHABLE") throw err;
+    return `npm registry unreachable while installing: ${String(err.message).split("\n")[0]}`;
+  }
+}
+
 /** Installs all agents (in parallel). Rejects on the first failure. */
 export async function installAll(names = Object.keys(AGENTS), opts) {
   return Promise.all(names.map((n) => installAgent(n, opts)));
@@ -134,7 +182,8 @@ export async function installAll(names = Object.keys(AGENTS), opts) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--write-locks")) {
     mkdirSync(LOCK_DIR, { recursive: true });
-    for (const n of Object.keys(AGENTS)) {
+    const named = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+    for (const n of named.length ? named : Object.keys(AGENTS)) {
       await installAgent(n, { useLock: false, force: true });
       copyFileSync(join(agentDir(n), "package-lock.json"), lockFile(n));
       console.log(`wrote ${lockFile(n)}`);
