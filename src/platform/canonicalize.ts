@@ -79,8 +79,9 @@ export function canonicalAnchor(absolute: string): string {
 const MAX_EXPANSIONS = 1000;
 
 /**
- * The existing paths a bash glob expands to, as bash finds them (directory listings, a leading `.`
- * only matched by a literal `.`), each then resolved physically.
+ * The existing paths a bash glob expands to, as bash finds them in directory listings — with
+ * dotglob, which a persistent agent shell may have set (see policy/glob-bash.ts) — each then
+ * resolved physically.
  */
 export function expandGlob(pattern: string): readonly string[] | UnresolvablePath {
   let candidates = [''];

@@ -1,8 +1,10 @@
 /**
  * A bash filename-expansion pattern (`/w/.git/hook[s]/*`) as an automaton over the paths it can
- * expand to: `*`, `?`, `[…]` (`[!…]`, `[^…]`, ranges, `[:class:]`) never match `/`, and the first
- * character of a file name is a `.` only when the pattern has a literal `.` there. `\x` is literal.
- * `**` is widened to cross `/` (zsh, bash with globstar): the automaton may accept more than bash.
+ * expand to: `*`, `?`, `[…]` (`[!…]`, `[^…]`, ranges, `[:class:]`) never match `/`. `\x` is literal.
+ * Widened where a shell's options may widen it — the agent's shell may persist between calls, with
+ * options an earlier line set: `**` crosses `/` (zsh, bash's globstar) and a wildcard may match the
+ * leading `.` of a file name (bash's dotglob, zsh's globdots). Accepting more only ever makes a deny
+ * rule match more; an allow needs containment, which dot files do not escape.
  */
 import { NfaBuilder, type Nfa } from './glob-automaton.js';
 import { ANY_CHAR, literal, parseBracket, type CharSet } from './glob-chars.js';
@@ -55,9 +57,11 @@ const INSIDE: Mode = 0;
 const START: Mode = 1;
 const AFTER_STAR: Mode = 2;
 const DOT = 0x2e;
+/** A wildcard may match a leading `.` (see the top of this file). */
+const DOTGLOB = true;
 
 /** States are (token position, mode). */
-export function bashGlobNfa(pattern: string): Nfa {
+export function bashGlobNfa(pattern: string, dotglob = DOTGLOB): Nfa {
   const tokens = tokensOf(pattern);
   const builder = new NfaBuilder();
   const ids: number[] = [];
@@ -70,12 +74,12 @@ export function bashGlobNfa(pattern: string): Nfa {
       if (token.type === 'star') {
         builder.skip(from, id(position + 1, atStart ? AFTER_STAR : INSIDE));
         // A deep star may also cross `/` and reach dot files (matching more only ever makes a deny rule match more).
-        builder.edge(from, token.deep ? ANY_CHAR : ANY(atStart), id(position, INSIDE));
+        builder.edge(from, token.deep ? ANY_CHAR : ANY(atStart && !dotglob), id(position, INSIDE));
         continue;
       }
-      const set = token.set(atStart);
+      const set = token.set(atStart && !dotglob);
       if (set.type === 'char') {
-        if (set.char === DOT && mode === AFTER_STAR) continue;
+        if (set.char === DOT && mode === AFTER_STAR && !dotglob) continue;
         builder.edge(from, set, id(position + 1, set.char === 0x2f ? START : INSIDE));
       } else {
         builder.edge(from, set, id(position + 1, INSIDE));
@@ -93,7 +97,7 @@ export function bashComponentRegExp(component: string): RegExp {
   const firstSet = first?.type === 'set' ? first.set(false) : undefined;
   const dotFirst = firstSet?.type === 'char' && firstSet.char === DOT;
   const body = tokens.map((token) => (token.type === 'star' ? '[^/]*' : charSetRegExp(token.set(false)))).join('');
-  return new RegExp(`^${dotFirst ? '' : '(?!\\.)'}${body}$`, 'su');
+  return new RegExp(`^${dotFirst || DOTGLOB ? '' : '(?!\\.)'}${body}$`, 'su');
 }
 
 function charSetRegExp(set: CharSet): string {

@@ -54,7 +54,8 @@ export function globWithin(glob: string, anchoredPattern: string): boolean {
   return parts.slice(firstMagic).every((part) => {
     if (part === '.' || part === '..' || part === '') return false;
     if (!MAGIC.test(part)) return true;
-    const nfa = bashGlobNfa(`/${part}`);
+    // `.` and `..` are matched only explicitly, dotglob or not: judged without it.
+    const nfa = bashGlobNfa(`/${part}`, false);
     return !accepts(nfa, '/.') && !accepts(nfa, '/..');
   });
 }

@@ -204,6 +204,7 @@ export abstract class CodeScanner implements ScriptHost {
         }
         case 'heredoc':
           if (scan) this.scanSubstitutions(node, scope, frame, true);
+          if (scan && description.body) this.runHeredocBackquotes(description.body.text, scope, frame);
           input = { kind: 'text', text: description.literalBody };
           // Nested redirects were scanned with the here-doc node; only their targets remain.
           input = this.openRedirects(description.nested.map((nested) => ({ node: nested, description: describeRedirect(nested) })), scope, frame, input, false);
@@ -213,6 +214,16 @@ export abstract class CodeScanner implements ScriptHost {
       }
     }
     return input;
+  }
+
+  /**
+   * An unquoted here-doc body runs its backquoted code (bash does), which tree-sitter leaves as
+   * text: each `…` is analysed as code; an unterminated one is unresolvable.
+   */
+  private runHeredocBackquotes(body: string, scope: Scope, frame: Frame): void {
+    const segments = backquotedCode(body);
+    if (segments === undefined) return this.collector.unresolvable('unterminated backquote in a here-doc body');
+    for (const code of segments) this.analyzeCode(code, forkScope(scope), { wrappers: frame.wrappers, stdin: INHERITED });
   }
 
   protected expandWords(nodes: readonly SyntaxNode[]): Word[] {
@@ -228,4 +239,26 @@ export abstract class CodeScanner implements ScriptHost {
     }
     return words;
   }
+}
+
+/** The code inside each unescaped `…` of here-doc text (`\``, `\$`, `\\` unescaped inside); undefined when one is not closed. */
+function backquotedCode(text: string): string[] | undefined {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (text[i] !== '`') continue;
+    let code = '';
+    let j = i + 1;
+    for (; j < text.length && text[j] !== '`'; j++) {
+      if (text[j] === '\\' && j + 1 < text.length && '`$\\'.includes(text[j + 1]!)) code += text[++j];
+      else code += text[j];
+    }
+    if (j >= text.length) return undefined;
+    out.push(code);
+    i = j;
+  }
+  return out;
 }

@@ -42,7 +42,7 @@ export const RUNNERS: Readonly<Record<string, WrapperSpec>> = {
   },
   busybox: { longNoCommand: ['list', 'list-full', 'help', 'install'] },
   flock: {
-    flags: 'sexnoFu', valued: 'wE', noCommand: 'hV', leadingOperands: 1, trailingCode: true, abbreviations: true,
+    flags: 'sexnoFu', valued: 'wE', noCommand: 'hV', leadingOperands: 1, leadingOperandsWritten: true, trailingCode: true, abbreviations: true,
     longFlags: ['shared', 'exclusive', 'unlock', 'nonblock', 'close', 'no-fork', 'verbose'],
     longValued: ['timeout', 'conflict-exit-code'], longNoCommand: HELP,
   },

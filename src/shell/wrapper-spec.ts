@@ -28,6 +28,8 @@ export interface WrapperSpec {
   readonly anyOption?: boolean;
   /** Operands before the command (timeout's DURATION, chroot's NEWROOT). */
   readonly leadingOperands?: number;
+  /** The leading operands are files the program creates when missing (flock's lock file). */
+  readonly leadingOperandsWritten?: boolean;
   readonly acceptsAssignments?: boolean;
   /** Reported as a command of its own (full argv) besides the inner command (privilege, remote, container). */
   readonly reportSelf?: boolean;

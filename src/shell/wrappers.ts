@@ -81,6 +81,7 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
   if (typeof i !== 'number') return { kind: 'unresolvable', reason: i.reason };
   for (let operand = 0; operand < (spec.leadingOperands ?? 0); operand++) {
     if (i >= argv.length) return NOT_A_WRAPPER;
+    if (spec.leadingOperandsWritten) state.writes.push(argv[i]!);
     const next: OptionStep = spec.optionsAfterOperands ? parseOptions(program, spec, argv, i + 1, state) : i + 1;
     if (next === 'no-command') return NOT_A_WRAPPER;
     if (typeof next !== 'number') return { kind: 'unresolvable', reason: next.reason };

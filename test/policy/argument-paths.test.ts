@@ -117,7 +117,8 @@ describe('false denies: everyday commands keep their decisions under default.yam
     ['cat src/a.ts | grep -c x', 'allow'],
     ['git show HEAD:package.json', 'allow'],
     ['find . -name "*.ts"', 'allow'],
-    ['npm test > out.txt', 'allow'],
+    ['npm test > test.log', 'allow'],
+    ['npm test > out.txt', 'ask'], // a project file: asks, as an edit of it does
   ])('%s → %s', (command, decision) => {
     const evaluation = decide('default', command);
     expect(evaluation.decision, evaluation.reason).toBe(decision);

@@ -10,9 +10,8 @@ import { bashComponentRegExp, bashGlobNfa } from '../../src/policy/glob-bash.js'
 import { globMayMatch, globPatternWitness, globWithin } from '../../src/policy/glob-paths.js';
 import { policyPatternNfa } from '../../src/policy/glob-pattern.js';
 
-/** An independent backtracking matcher for one bash file name: the brute-force oracle. */
+/** An independent backtracking matcher for one bash file name, with dotglob: the brute-force oracle. */
 function bashNameMatches(name: string, pattern: string): boolean {
-  if (name.startsWith('.') && !pattern.startsWith('.')) return false;
   const go = (n: number, p: number): boolean => {
     if (p === pattern.length) return n === name.length;
     const ch = pattern[p]!;
@@ -98,9 +97,10 @@ describe('bash glob × policy pattern intersection', () => {
     expect(globMayMatch('/w/.git/hook[s]/pre-commit', '**/.git/hooks/**')).toBe(true);
     expect(globMayMatch('/w/.en?', '**/.env.*')).toBe(false);
     expect(globMayMatch('/w/.en?', '**/.env')).toBe(true);
-    expect(globMayMatch('/w/*', '**/.env')).toBe(false); // `*` never expands to a dot file
+    expect(globMayMatch('/w/*', '**/.env')).toBe(true); // with dotglob (a persistent shell may have it) `*` is `.env` too
     expect(globMayMatch('/w/src/*.ts', '**/.env')).toBe(false);
-    expect(globMayMatch('/w/[!x]env', '**/.env')).toBe(false);
+    expect(globMayMatch('/w/[!x]env', '**/.env')).toBe(true);
+    expect(globMayMatch('/w/[!.]env', '**/.env')).toBe(false);
     expect(globMayMatch('/home/u/.ss[h]/authorized_keys', '/home/u/.ssh/**')).toBe(true);
     expect(globMayMatch('/w/*.p[e]m', '**/*.pem')).toBe(true);
     expect(globMayMatch('/w/a[[:alpha:]]', '/w/ab')).toBe(true);
@@ -146,15 +146,20 @@ describe('glob path facts under policies/default.yaml', () => {
   });
 
   it('an allow rule covers a glob only when it covers every expansion', () => {
-    expect(decision(write('/w/src/[a-c]x.ts'))).toBe('allow');
+    // default.yaml allows writes of logs in the project, by `${workspace}/**/*.log`: containment is
+    // only proven for `DIR/**` patterns, so a glob written there asks (never a false allow).
+    expect(decision(write('/w/logs/[a-c]x.log'))).toBe('ask');
+    expect(decision(write('/w/src/[a-c]x.ts'))).toBe('ask');
     // `*.ts` may be `id_rsa.ts`, which the secrets rule (`**/id_rsa*`) denies.
     expect(decision(write('/w/src/*.ts'))).toBe('deny');
-    expect(decision(write('/w/*/x.ts'))).toBe('allow');
+    // `*` may be `.git` (a shell with dotglob): the write may land in .git/, which is denied.
+    expect(decision(write('/w/*/x.log'))).toBe('deny');
     expect(decision(write('/*/x.ts'))).toBe('deny'); // may be /etc/x.ts
-    expect(decision(write('/opt/*/x.ts'))).toBe('ask');
+    expect(decision(write('/opt/*/x.ts'))).toBe('deny'); // may be /opt/.git/x.ts (dotglob)
+    expect(decision(write('/opt/[a-z]/x.ts'))).toBe('ask'); // outside the project, no rule denies it
     expect(decision(write('/w/../*/x.ts'))).not.toBe('allow'); // the facts layer canonicalises `..` first
-    // As a literal path it would be allowed; as a glob it may be `/w/.env`-like only if it matches `.env`.
-    expect(decision(write('/w/.en[v]', false))).toBe('allow');
+    // As a literal path (no glob) `.en[v].log` is only that file, a log.
+    expect(decision(write('/w/.en[v].log', false))).toBe('allow');
   });
 });
 

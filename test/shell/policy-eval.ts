@@ -12,6 +12,7 @@ import { evaluate } from '../../src/policy/evaluate.js';
 import { loadPolicyText } from '../../src/policy/load.js';
 import type { PolicySet } from '../../src/policy/types.js';
 import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
+import { diskFileExists } from '../../src/platform/file-exists.js';
 import type { ShellAnalyzer } from '../../src/shell/index.js';
 import { seedTree } from './oracle/seed.js';
 
@@ -45,9 +46,9 @@ export function policyBench(shell: ShellAnalyzer): PolicyBench {
       const extra = Object.fromEntries(Object.entries(rawInput).map(([key, value]) => [key, substitute(value)]));
       const facts = extractFacts(
         { toolCallId: 'corpus', kind: 'execute', title: line, rawInput: { ...extra, command: line } },
-        { workspace, home, agent: undefined, shell, canonicalize },
+        { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists() },
       );
-      const evaluation = evaluate(policy, facts, { home });
+      const evaluation = evaluate(policy, facts, { home, canonicalize });
       return { decision: evaluation.decision, reason: evaluation.reason };
     },
     close: () => rmSync(root, { recursive: true, force: true }),

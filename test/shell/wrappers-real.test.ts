@@ -19,9 +19,9 @@ function installed(program: string): boolean {
 const isRoot = process.getuid?.() === 0;
 
 const LINES: [line: string, program: string, writes: string[]][] = [
-  ["flock lk -c 'echo ran'", 'flock', []],
-  ["flock --sh lk --command 'echo ran'", 'flock', []],
-  ['flock -w 5 lk echo ran', 'flock', []],
+  ["flock lk -c 'echo ran'", 'flock', ['lk']], // the lock file is created when missing
+  ["flock --sh lk --command 'echo ran'", 'flock', ['lk']], // the lock file is created when missing
+  ['flock -w 5 lk echo ran', 'flock', ['lk']], // the lock file is created when missing
   ['taskset -c 0 echo ran', 'taskset', []],
   ['taskset 0x1 echo ran', 'taskset', []],
   ['chrt -o 0 echo ran', 'chrt', []],

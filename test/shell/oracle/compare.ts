@@ -94,7 +94,7 @@ function fileCovered(file: FileAccess, analysis: CommandAnalysis, access: 'read'
       const regex = globRegex(redirection.path, true);
       if (regex.test(file.path) || regex.test(posix.normalize(file.named))) return true;
     }
-    return physical(redirection.path) === file.path;
+    return physical(redirection.kernelPath ?? redirection.path) === file.path;
   });
 }
 
