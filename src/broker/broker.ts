@@ -336,6 +336,8 @@ export class Broker {
       return;
     }
     if (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update') return;
+    // A session being loaded replays its history: those tool calls ran (or not) long ago.
+    if (this.state.isLoading(p.sessionId)) return;
     const finished = this.state.noteToolCallUpdate(p.sessionId, update);
     if (finished && !finished.asked) this.noteUnprompted(p.sessionId, finished.finished);
     if (!finished) return;

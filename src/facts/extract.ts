@@ -34,7 +34,8 @@ const URL_LIST_FIELDS = ['urls'];
 export function extractFacts(call: ToolCallState, context: ExtractContext): CallFacts {
   const meta = call._meta ?? undefined;
   const claudeMeta = meta && typeof meta.claudeCode === 'object' && meta.claudeCode !== null ? meta.claudeCode as Record<string, unknown> : undefined;
-  const tool = stringOr(call.name) ?? stringOr(claudeMeta?.toolName);
+  // claude-code-acp / claude-agent-acp: _meta.claudeCode.toolName; qwen-code: _meta.toolName.
+  const tool = stringOr(call.name) ?? stringOr(claudeMeta?.toolName) ?? stringOr(meta?.toolName);
   const title = stringOr(call.title);
   const raw = isRecord(call.rawInput) ? call.rawInput : undefined;
   const kind = inferKind({ kind: call.kind, tool, title, rawInput: call.rawInput });

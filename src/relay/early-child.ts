@@ -104,7 +104,11 @@ export function forwardClientEarly(clientIn: Readable, child: ChildProcess): () 
   let paused = false;
   const onData = (chunk: Buffer) => {
     const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-    const lastNewline = data.lastIndexOf(10);
+    let lastNewline = data.lastIndexOf(10);
+    // A line the relay must judge (a mode switch) stops forwarding: it and what follows wait for it.
+    const judged = firstJudgedLine(data, lastNewline + 1);
+    const stop = judged !== -1;
+    if (stop) lastNewline = judged - 1;
     // Copies: the stream may reuse a chunk's memory once this handler returns.
     rest = Buffer.from(data.subarray(lastNewline + 1));
     if (lastNewline !== -1) {
@@ -113,7 +117,7 @@ export function forwardClientEarly(clientIn: Readable, child: ChildProcess): () 
       forwardedBytes += lines.length;
       child.stdin?.write(lines);
     }
-    if (forwardedBytes + rest.length >= EARLY_FORWARD_LIMIT) {
+    if (stop || forwardedBytes + rest.length >= EARLY_FORWARD_LIMIT) {
       // Enough held in memory: the client waits for the relay.
       clientIn.off('data', onData);
       clientIn.pause();
@@ -130,6 +134,22 @@ export function forwardClientEarly(clientIn: Readable, child: ChildProcess): () 
     if (paused) clientIn.resume();
     return { forwarded: splitLines(forwarded), rest, ended };
   };
+}
+
+/**
+ * Client requests the broker may refuse (broker/modes.ts): spelled out, or with escapes that could
+ * spell them. Kept here, free of imports: this module loads before the relay.
+ */
+const JUDGED_NEEDLES = ['set_mode', 'set_config_option', '\\u', '\\/'].map((needle) => Buffer.from(needle));
+
+/** Where the first complete line (before `end`) holding a judged request starts, or -1. */
+function firstJudgedLine(data: Buffer, end: number): number {
+  let first = -1;
+  for (const needle of JUDGED_NEEDLES) {
+    const at = data.indexOf(needle);
+    if (at !== -1 && at < end && (first === -1 || at < first)) first = at;
+  }
+  return first === -1 ? -1 : data.lastIndexOf(10, first) + 1;
 }
 
 function splitLines(blocks: readonly Buffer[]): Buffer[] {

@@ -72,6 +72,14 @@ export class SessionState {
     return { ...request, sessionId };
   }
 
+  /** A `session/load` of this session waits for the agent's result (the agent replays its history meanwhile). */
+  isLoading(sessionId: string): boolean {
+    for (const request of this.pendingSessionRequests.values()) {
+      if (request.method === 'session/load' && request.sessionId === sessionId) return true;
+    }
+    return false;
+  }
+
   workspaceOf(sessionId: string): string | undefined {
     return this.cwdBySession.get(sessionId);
   }

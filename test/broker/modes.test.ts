@@ -156,3 +156,30 @@ describe('the modes section of a policy', () => {
     ]);
   });
 });
+
+describe('history a loaded session replays', () => {
+  it('is not an unprompted tool call (it ran, or not, before this connection), and unprompted: stop does not fire', async () => {
+    const { h } = await setup(`${POLICY}unprompted: stop\n`);
+    h.client({ jsonrpc: '2.0', id: 5, method: 'session/load', params: { sessionId: 'old', cwd: '/home/dev/project', mcpServers: [] } });
+    const before = h.toAgent.length;
+    h.agent({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'old', update: { sessionUpdate: 'tool_call', toolCallId: 'r1', kind: 'execute', title: 'git push --force', status: 'in_progress' } } });
+    h.agent({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'old', update: { sessionUpdate: 'tool_call_update', toolCallId: 'r1', status: 'failed' } } });
+    h.agent({ jsonrpc: '2.0', id: 5, result: {} });
+    expect(h.audit.some((e) => e.event === 'unprompted')).toBe(false);
+    expect(h.toAgent.length).toBe(before);
+    // Once loaded, a tool call that runs without asking is one.
+    h.agent({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'old', update: { sessionUpdate: 'tool_call', toolCallId: 'r2', kind: 'edit', title: 'Edit a', status: 'completed' } } });
+    expect(h.audit.at(-1)).toMatchObject({ event: 'unprompted', toolCallId: 'r2' });
+  });
+});
+
+describe('tool names', () => {
+  it('qwen-code\'s _meta.toolName is the `tool` rules see', async () => {
+    const h = await harness(await policyFrom('version: 1\ndefault: ask\nrules:\n  - id: shell-tool\n    decision: deny\n    match: { tool: run_shell_command }\n'), { nonInteractive: true });
+    h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/home/dev/project', mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: 's' } });
+    h.agent({ jsonrpc: '2.0', id: 9, method: 'session/request_permission', params: { sessionId: 's', options: [{ optionId: 'proceed_once', name: 'Yes', kind: 'allow_once' }, { optionId: 'cancel', name: 'No', kind: 'reject_once' }],
+      toolCall: { toolCallId: 'q1', kind: 'execute', title: 'ls (list)', rawInput: { command: 'ls' }, _meta: { toolName: 'run_shell_command' } } } });
+    expect(h.audit.at(-1)).toMatchObject({ tool: 'run_shell_command', decision: 'deny' });
+  });
+});

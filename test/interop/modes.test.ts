@@ -196,10 +196,10 @@ for (const agent of agents) {
     });
 
     if (agent === "qwen-code") {
-      // Two broker gaps found with qwen-code when the editor reopens a session (session/load). This
-      // test pins today's behaviour of the second (deterministic) one; when the broker is fixed, the
-      // GAP 2 block must change to the commented expectation.
-      test("reopened session (session/load): KNOWN BROKER GAPS — pipelined set_mode races the relay; history replay seen as unprompted", async (ctx) => {
+      // When the editor reopens a session (session/load): a pipelined forbidden set_mode never
+      // reaches the agent (the early forwarder stops at it; the relay refuses it), and the history
+      // the agent replays is not taken for actions it took without asking.
+      test("reopened session (session/load): a pipelined forbidden set_mode is refused by the broker; the replayed history is not unprompted", async (ctx) => {
         const { expect } = ctx;
         if (setupProblem) ctx.skip(setupProblem);
         if (!brokerAvailable()) ctx.skip(`broker not built (${BROKER_MAIN} missing; run npm run build)`);
@@ -229,22 +229,12 @@ for (const agent of agents) {
           expect(loaded.current, info).toBe("default");
           expect(loaded.available.filter(forbidden), info).toEqual([]);
 
-          // GAP 1 (a race, so only reported here): until the broker's relay has loaded, its early
-          // forwarder passes every complete client line straight to the agent (src/relay/early-child.ts),
-          // so a pipelined forbidden set_mode for a known session can reach qwen-code unjudged (then
-          // the answer is the agent's own and no `mode` line is written). When the relay wins the race
-          // the broker refuses it (-32001, "still loading its policy").
+          // The broker answers it (-32001): forbidden, or "still loading its policy" if it came first.
           const setMode = second.value!.setMode;
-          console.log(`qwen-code reopened session: pipelined set_mode yolo answered ${JSON.stringify(setMode.error ?? setMode.result)} (${setMode.error?.code === -32001 ? "by the broker" : "BY THE AGENT: it reached qwen-code"})`);
-          if (setMode.error?.code === -32001) expect(setMode.error.message, info).toContain("acp-broker");
-
-          // GAP 2: session/load replays the history as session/update notifications, including run 1's
-          // tool call (`tool_call` in_progress, then failed); the broker takes it for an action
-          // taken without asking (under `unprompted: stop` it would cancel and tell the editor so).
-          // No prompt was sent in this run. Fixed: no `unprompted` line.
-          const unprompted = second.audit.filter((e: any) => e.event === "unprompted");
-          expect(unprompted.length, info).toBe(1);
-          expect(unprompted[0].title, info).toContain(DENIED_COMMAND);
+          expect(setMode.error?.code, info).toBe(-32001);
+          expect(setMode.error.message, info).toContain("acp-broker");
+          // The replay of run 1's tool call (tool_call in_progress, then failed) is history.
+          expect(second.audit.filter((e: any) => e.event === "unprompted"), info).toEqual([]);
         } finally {
           if (!process.env.ACP_INTEROP_KEEP) rmSync(root, { recursive: true, force: true });
         }

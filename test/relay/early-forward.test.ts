@@ -12,6 +12,34 @@ function fakeChild() {
 }
 
 describe('forwarding the client before the relay has loaded', () => {
+  it('stops at a mode switch (the relay must judge it): it and everything after wait for the relay', async () => {
+    const client = new PassThrough();
+    const { child, received } = fakeChild();
+    const take = forwardClientEarly(client, child);
+    const load = '{"id":1,"method":"session/load","params":{"sessionId":"s-old","cwd":"/w","mcpServers":[]}}\n';
+    const setMode = '{"id":2,"method":"session/set_mode","params":{"sessionId":"s-old","modeId":"yolo"}}\n';
+    client.write(`{"id":0,"method":"initialize"}\n${load}${setMode}{"id":3,"method":"session/prompt"}\n`);
+    await turn();
+    expect(received()).toBe(`{"id":0,"method":"initialize"}\n${load}`);
+    client.write('{"id":4}\n');
+    await turn();
+    const handed = take();
+    expect(received()).not.toContain('set_mode');
+    expect(handed.rest.toString()).toBe(`${setMode}{"id":3,"method":"session/prompt"}\n`);
+    // What came after the stop is still in the client's stream, for the relay.
+    const after: Buffer[] = [];
+    client.on('data', (c: Buffer) => after.push(c));
+    await turn();
+    expect(Buffer.concat(after).toString()).toBe('{"id":4}\n');
+    // An escaped spelling stops it too.
+    const other = new PassThrough();
+    const second = fakeChild();
+    forwardClientEarly(other, second.child);
+    other.write('{"id":0}\n{"id":1,"method":"session\\/set_mode"}\n');
+    await turn();
+    expect(second.received()).toBe('{"id":0}\n');
+  });
+
   it('forwards complete lines at once, keeps a partial one, and hands both over in order', async () => {
     const client = new PassThrough();
     const { child, received } = fakeChild();
