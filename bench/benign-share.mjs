@@ -17,6 +17,7 @@ import { loadPolicyText } from '../dist/policy/load.js';
 import { extractFacts } from '../dist/facts/extract.js';
 import { evaluate } from '../dist/policy/evaluate.js';
 import { realpathCanonicalizer } from '../dist/platform/canonicalize.js';
+import { diskFileExists } from '../dist/platform/file-exists.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const cases = parse(readFileSync(join(ROOT, 'test', 'shell', 'benign.yaml'), 'utf8')).cases;
@@ -33,12 +34,13 @@ writeFileSync(join(workspace, 'package.json'), '{ "name": "project", "scripts": 
 writeFileSync(join(workspace, 'src', 'a.ts'), 'export const a = 1;\n');
 
 const shell = await createShellAnalyzer();
-const context = { workspace, home, agent: undefined, shell, canonicalize: realpathCanonicalizer() };
+const canonicalize = realpathCanonicalizer();
+const context = { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists() };
 const counts = { allow: 0, ask: 0, deny: 0 };
 const byGroup = {};
 for (const { line, group } of cases) {
   const facts = extractFacts({ toolCallId: 'benign', kind: 'execute', title: line, rawInput: { command: line } }, context);
-  const { decision } = evaluate(policy, facts, { home });
+  const { decision } = evaluate(policy, facts, { home, canonicalize });
   counts[decision]++;
   byGroup[group] ??= { lines: 0, ask: 0 };
   byGroup[group].lines++;
