@@ -29,29 +29,52 @@ export interface ShellPathFacts {
 }
 
 export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists): ShellPathFacts {
+  const { base, candidates, overflow } = pathCandidatesOf(analysis);
+  const facts = base.slice();
+  // The file system is asked every time: the agent may create a file between two requests.
+  for (const path of candidates) if (fileExists(path)) facts.push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  return { facts, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : [] };
+}
+
+const DENY_ONLY = Object.freeze({ denyOnly: true as const });
+
+interface PathCandidates {
+  /** Facts from the analysis' redirections: deny-only ones last (beside an equal fact every rule sees, one only deny rules see adds nothing). */
+  readonly base: readonly ShellPathFact[];
+  /** Absolute paths (`..` kept: the kernel applies it after symlinks) of words of unmodelled programs that may name a file. */
+  readonly candidates: readonly string[];
+  readonly overflow: boolean;
+}
+
+/** What depends only on the analysis: remembered for a cached (frozen) one, which comes back. */
+const candidatesByAnalysis = new WeakMap<CommandAnalysis, PathCandidates>();
+
+function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
+  const frozen = Object.isFrozen(analysis);
+  const known = frozen ? candidatesByAnalysis.get(analysis) : undefined;
+  if (known) return known;
   const all: ShellPathFact[] = analysis.redirections.map((r) => ({
     path: r.kernelPath ?? r.path,
     access: r.access,
     origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
     flags: { ...(r.glob ? { glob: true } : {}), ...(r.denyOnly ? { denyOnly: true } : {}) },
   }));
-  // Deny-only facts last: beside an equal fact every rule sees, one only deny rules see adds nothing.
-  const facts = [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
-  const unresolvable: string[] = [];
-  let checks = 0;
+  const base = [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
+  const candidates: string[] = [];
+  let overflow = false;
   for (const command of analysis.commands) {
-    if (hasCompleteArgumentRoles(command.program)) continue;
+    if (overflow || hasCompleteArgumentRoles(command.program)) continue;
     for (const candidate of candidatesOf(command)) {
-      if (++checks > MAX_EXISTENCE_CHECKS) {
-        unresolvable.push(`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`);
-        return { facts, unresolvable };
+      if (candidates.length >= MAX_EXISTENCE_CHECKS) {
+        overflow = true;
+        break;
       }
-      // `..` kept: the kernel applies it after symlinks (facts/paths.ts resolves it so).
-      const path = candidate.startsWith('/') ? candidate : `${command.cwd}/${candidate}`;
-      if (fileExists(path)) facts.push({ path, access: 'read', origin: 'argument', flags: { denyOnly: true } });
+      candidates.push(candidate.startsWith('/') ? candidate : `${command.cwd}/${candidate}`);
     }
   }
-  return { facts, unresolvable };
+  const result = { base, candidates, overflow };
+  if (frozen) candidatesByAnalysis.set(analysis, result);
+  return result;
 }
 
 /** `>`, `>>`, `<`, `&>`, `<>`, `>|`, `>&` …: a redirect; anything else is the program that opens the file. */
