@@ -180,3 +180,22 @@ export function codexBinary() {
   if (existsSync(bin)) return bin;
   return join(packageDir("codex-acp"), AGENTS["codex-acp"].bin);
 }
+
+/**
+ * Hosts an agent is known to try to reach despite every telemetry/update switch being off. The
+ * agents' HTTP(S)_PROXY points at the fake model, which refuses these (nothing leaves the machine);
+ * anything else showing up there fails the test so a new phone-home gets noticed.
+ * claude 2.1.x (inside claude-code-acp 0.16.2) makes one startup HTTPS request to
+ * api.anthropic.com that ignores DISABLE_TELEMETRY / CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC.
+ * The claude CLI inside claude-agent-acp 0.23.1 fetches the official plugin marketplace's security
+ * list from raw.githubusercontent.com on every start (headless plugin setup; no switch turns it off).
+ *
+ * @type {Record<string, string[]>}
+ */
+export const KNOWN_OUTBOUND = {
+  "claude-code-acp": ["api.anthropic.com:443"],
+  "gemini-cli": [],
+  "codex-acp": [],
+  "claude-agent-acp": ["api.anthropic.com:443", "raw.githubusercontent.com:443"],
+  "qwen-code": [],
+};

@@ -16,6 +16,7 @@
 // Transcripts of every run (captures format) land in .cache/interop-logs/.
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { AGENTS, agentDir, installAll, isInstalled, registryReachable } from "./install-agents.mjs";
+import { KNOWN_OUTBOUND } from "./agents.mjs";
 import {
   BROKER_MAIN,
   EDIT_CONTENT,
@@ -75,22 +76,6 @@ const WIRE_TOOL_NAME: Partial<Record<AgentName, Record<"shell" | "edit", string>
 };
 const AUDIT_SHOWS_TOOL_NAME: AgentName[] = ["claude-agent-acp"];
 
-/**
- * Hosts an agent is known to try to reach despite every telemetry/update switch being off. The
- * agents' HTTP(S)_PROXY points at the fake model, which refuses these (nothing leaves the machine);
- * anything else showing up there fails the test so a new phone-home gets noticed.
- * claude 2.1.x (inside claude-code-acp 0.16.2) makes one startup HTTPS request to
- * api.anthropic.com that ignores DISABLE_TELEMETRY / CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC.
- * The claude CLI inside claude-agent-acp 0.23.1 fetches the official plugin marketplace's security
- * list from raw.githubusercontent.com on every start (headless plugin setup; no switch turns it off).
- */
-const KNOWN_OUTBOUND: Record<AgentName, string[]> = {
-  "claude-code-acp": ["api.anthropic.com:443"],
-  "gemini-cli": [],
-  "codex-acp": [],
-  "claude-agent-acp": ["api.anthropic.com:443", "raw.githubusercontent.com:443"],
-  "qwen-code": [],
-};
 
 let setupProblem: string | null = null;
 const summary: { name: string; stopReason: string | null; setupMs?: number; turnMs?: number; closeMs?: number; selfExitMs: number | null; groupGoneAfterMs: number | null }[] = [];

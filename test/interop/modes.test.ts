@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { parse } from "yaml";
+import { KNOWN_OUTBOUND } from "./agents.mjs";
 import { BROKER_MAIN, brokerAvailable } from "./harness.mjs";
 import { AGENTS, REPO_ROOT, prepareAgents } from "./install-agents.mjs";
 import { offeredModes, withAgentSession } from "./session-harness.mjs";
@@ -49,14 +50,6 @@ const DENIED_STOP_REASON: Record<AgentName, string> = {
   "qwen-code": "end_turn",
 };
 
-/** Refused by the fake model's proxy trap; see agents.test.ts. */
-const KNOWN_OUTBOUND: Record<AgentName, string[]> = {
-  "claude-code-acp": ["api.anthropic.com:443"],
-  "gemini-cli": [],
-  "codex-acp": [],
-  "claude-agent-acp": ["api.anthropic.com:443", "raw.githubusercontent.com:443"],
-  "qwen-code": [],
-};
 
 const DENIED_COMMAND = "git push --force origin main"; // default.yaml: rule `destructive`
 const ALLOWED_COMMAND = "npm test"; // default.yaml: rule `test-and-lint` (the project's test script echoes)
