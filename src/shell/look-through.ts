@@ -45,7 +45,8 @@ function computeStarts(command: SimpleCommand): readonly number[] {
   const { argv, program } = command;
   if (argv.length < 2) return NO_STARTS;
   if (DATA_ARGUMENTS.has(program)) return NO_STARTS;
-  if (program === 'git' && !GIT_RUNNING.has(shapeOf('git', argv.slice(1)).positionals[0] ?? '')) return NO_STARTS;
+  // Most git lines name no subcommand that runs commands: known without parsing git's options.
+  if (program === 'git' && (!argv.some((word) => GIT_RUNNING.has(word)) || !GIT_RUNNING.has(shapeOf('git', argv.slice(1)).positionals[0] ?? ''))) return NO_STARTS;
   const first = SUBCOMMAND_FIRST.has(program) ? 2 : 1;
   const starts: number[] = [];
   for (let i = first; i < argv.length; i++) if (couldBeCommandWord(argv[i]!)) starts.push(i);
