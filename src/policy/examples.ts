@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Access, CallFacts, PathFact, ToolKind } from '../core/facts.js';
 import type { ShellAnalyzer } from '../shell/types.js';
 import type { Diagnostic } from './diagnostics.js';
-import { conditionsHold } from './evaluate.js';
+import { conditionsHold } from './conditions.js';
 import { itemsOf } from './items.js';
 import type { ExampleFacts, PolicyFile, Rule } from './types.js';
 
