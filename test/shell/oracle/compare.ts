@@ -94,7 +94,10 @@ function fileCovered(file: FileAccess, analysis: CommandAnalysis, access: 'read'
       const regex = globRegex(redirection.path, true);
       if (regex.test(file.path) || regex.test(posix.normalize(file.named))) return true;
     }
-    return physical(redirection.kernelPath ?? redirection.path) === file.path;
+    // The path as reported, resolved on the host copy of the seed; or that very path, when the
+    // write happened while a link in it did not resolve (a concurrent part of the line changed it).
+    const reported = redirection.kernelPath ?? redirection.path;
+    return physical(reported) === file.path || reported === file.path;
   });
 }
 
