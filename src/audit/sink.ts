@@ -3,16 +3,16 @@ import { dirname } from 'node:path';
 import { BrokerError } from '../core/errors.js';
 import { describeFsError } from '../platform/fs-errors.js';
 import { mkdirParents } from '../platform/mkdir.js';
-import type { AuditEventV1 } from './event.js';
+import type { AuditEvent } from './event.js';
 import { maskEvent } from './mask.js';
 
 export interface AuditSink {
-  write(event: AuditEventV1): void;
+  write(event: AuditEvent): void;
   close(): Promise<void>;
 }
 
 /** The bytes of one audit line: the whole event, masked in one pass (mask.ts), as JSON. */
-export function auditLine(event: AuditEventV1): string {
+export function auditLine(event: AuditEvent): string {
   return `${JSON.stringify(maskEvent(event))}\n`;
 }
 

@@ -1,81 +1,48 @@
-import { ACP } from '../protocol/acp.js';
 import type { ChunkScanner } from '../protocol/line-splitter.js';
+import type { Interest, Word } from './handler.js';
 
 /**
  * Most traffic (message chunks, plans, usage) needs no inspection; parsing it would be the relay's
- * main cost. A line is parsed only if it could be a message the broker acts on. JSON may escape any
- * character (`\/`, `\u0073`), so a line with escapes is always parsed: skipping is only ever safe.
- *
- * Each needle is a substring of a word the broker acts on (`quest_permission` of
- * `session/request_permission`, `_call` of `tool_call`, …): a line holding the word holds the needle,
- * so a shorter needle only ever inspects more. They are chosen to start with a byte that is rare in
- * ordinary traffic, because `Buffer.indexOf` skips to candidates with memchr on the needle's first
- * byte: `quest_permission` costs 1 µs per 64 KiB of message text where `request_permission` costs
- * 16–18 µs, `"error"` ~50 µs and `rror"` 9 µs.
+ * main cost. A line is parsed only if it could be a message a handler declared (handler.ts): it holds
+ * one of their words' needles. JSON may escape any character (`\/`, `\u0073`), so a line with escapes
+ * is always parsed: skipping is only ever safe. Needles of awaited responses count only while some
+ * handler awaits one.
  */
-const bytes = (...words: string[]): readonly Buffer[] => words.map((w) => Buffer.from(w));
+const ESCAPES: readonly string[] = ['\\u', '\\/'];
 
-/**
- * `session/request_permission`, `tool_call`(`_update`), `fs/…`, `terminal/create`, `$/cancel_request`,
- * `current_mode_update`, `config_option_update`.
- */
-const AGENT_NEEDLES = bytes('quest_permission', '_call', 'fs/', '/create', '$/cancel_request', '_mode_update', '_option_update');
-/** `initialize`, `session/new|load|resume|cancel`, `$/cancel_request`. */
-const CLIENT_NEEDLES = bytes('initialize', 'ssion/', '$/cancel_request');
-/** Any of the above spelled with escapes. (`"` cannot hide: an escaped quote delimits nothing.) */
-const ESCAPES = bytes('\\u', '\\/');
-/** The keys `"result"` and `"error"` of a response, while the broker waits for one from the agent. */
-const RESPONSE_NEEDLES = bytes('result"', 'rror"');
-/**
- * The key `"outcome"` of the client's answer, or `"error"` of its failure, while escalated permission
- * requests wait for one: either settles the request.
- */
-const OUTCOME_NEEDLES = bytes('utcome"', 'rror"');
-
-/** Agent→client requests the broker answers or refuses itself: never forwarded unchecked. */
-export const INTERCEPTED_METHODS: ReadonlySet<string> = new Set([ACP.requestPermission, ACP.fsRead, ACP.fsWrite, ACP.terminalCreate]);
-
-/**
- * What a line must hold to be an intercepted request: a method name verbatim, or escapes (for lines
- * too long to parse, see relay/oversized-agent-lines.ts). Each contains an agent needle, so the
- * relay's chunk scanner never clears a line these would flag.
- */
-export const INTERCEPT_NEEDLES = [...bytes(...INTERCEPTED_METHODS), ...ESCAPES];
-
-/** The line spells an intercepted method, or has escapes that could spell one. */
-export function mayHoldInterceptedRequest(line: Buffer): boolean {
-  return containsAny(line, INTERCEPT_NEEDLES);
+/** The needle of a word, checked to be a substring of it: a line holding the word holds the needle. */
+export function needleOf(word: Word): string {
+  const needle = word.needle ?? word.word;
+  if (needle === '' || !word.word.includes(needle)) throw new Error(`prefilter: the needle ${JSON.stringify(needle)} is not part of ${JSON.stringify(word.word)}`);
+  return needle;
 }
 
-const AGENT_ALWAYS = [...AGENT_NEEDLES, ...ESCAPES];
-const AGENT_ALL = [...AGENT_ALWAYS, ...RESPONSE_NEEDLES];
-const CLIENT_ALWAYS = [...CLIENT_NEEDLES, ...ESCAPES];
-const CLIENT_ALL = [...CLIENT_ALWAYS, ...OUTCOME_NEEDLES];
+/** One direction's prefilter: the lines worth parsing, by line (`needsInspection`) and over chunks (`chunkScanner`). */
+export class Prefilter {
+  private readonly always: readonly Buffer[];
+  private readonly all: readonly Buffer[];
 
-function containsAny(line: Buffer, needles: readonly Buffer[]): boolean {
-  for (const needle of needles) if (line.indexOf(needle) !== -1) return true;
-  return false;
-}
+  /** `awaiting`: whether any handler awaits a response now (its response needles then count). */
+  constructor(interests: readonly Interest[], private readonly awaiting: () => boolean) {
+    const always = new Set<string>(ESCAPES);
+    const responses = new Set<string>();
+    for (const interest of interests) {
+      for (const method of interest.methods ?? []) always.add(needleOf(method));
+      for (const word of interest.responses ?? []) responses.add(needleOf(word));
+    }
+    this.always = [...always].map((n) => Buffer.from(n));
+    this.all = [...this.always, ...[...responses].filter((n) => !always.has(n)).map((n) => Buffer.from(n))];
+  }
 
-export function agentLineNeedsInspection(line: Buffer, awaitingResponses: boolean): boolean {
-  return containsAny(line, awaitingResponses ? AGENT_ALL : AGENT_ALWAYS);
-}
+  needsInspection(line: Buffer): boolean {
+    for (const needle of this.awaiting() ? this.all : this.always) if (line.indexOf(needle) !== -1) return true;
+    return false;
+  }
 
-/** `awaitingAnswers`: escalated permission requests wait for the client's answer. */
-export function clientLineNeedsInspection(line: Buffer, awaitingAnswers: boolean): boolean {
-  return containsAny(line, awaitingAnswers ? CLIENT_ALL : CLIENT_ALWAYS);
-}
-
-/**
- * The same decisions over whole chunks, for the relay's fast path: the first offset where a needle
- * starts, judged by the broker's state at each call (it changes when an inspected line is handled).
- */
-export function agentChunkScanner(awaitingResponses: () => boolean): ChunkScanner {
-  return new NeedleScanner(AGENT_ALL, AGENT_ALWAYS.length, awaitingResponses);
-}
-
-export function clientChunkScanner(awaitingAnswers: () => boolean): ChunkScanner {
-  return new NeedleScanner(CLIENT_ALL, CLIENT_ALWAYS.length, awaitingAnswers);
+  /** The same decisions over whole chunks, for the relay's fast path. */
+  chunkScanner(): ChunkScanner {
+    return new NeedleScanner(this.all, this.always.length, this.awaiting);
+  }
 }
 
 const UNKNOWN = -2;

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AuditEventV1 } from '../audit/event.js';
+import type { AuditRecord } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
 import { tuneJitForRelay } from '../relay/jit-tuning.js';
@@ -76,7 +76,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   return result.stopReason === 'end_turn' ? 0 : 1;
 }
 
-function describeDecision(event: AuditEventV1): string {
+function describeDecision(event: AuditRecord): string {
   if (event.event === 'unprompted') return `acp-broker: unprompted ${event.kind} ${event.title ?? ''}`;
   const what = event.command ?? event.title ?? event.kind ?? '';
   const source = event.source;

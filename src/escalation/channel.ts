@@ -44,7 +44,9 @@ export type HumanAnswer =
   | { readonly type: 'selected'; readonly optionId: string; readonly passThrough?: Buffer }
   | { readonly type: 'cancelled'; readonly passThrough?: Buffer }
   /** The editor answered with a JSON-RPC error: the agent gets that error. */
-  | { readonly type: 'failed'; readonly passThrough: Buffer };
+  | { readonly type: 'failed'; readonly passThrough: Buffer }
+  /** The editor's result names no outcome the broker can read: relayed as it is, nothing recorded. */
+  | { readonly type: 'unreadable'; readonly passThrough: Buffer };
 
 /** Why an offer is taken back from a channel. */
 export type Withdrawal =
@@ -70,8 +72,16 @@ export interface Offer {
   readonly withdraw: (why: Withdrawal) => void;
 }
 
+/** A request as offered: the wire form (for the editor, which relays it) and, built on first use, what a human is shown. */
+export interface OfferedRequest {
+  readonly wire: WireRequest;
+  approval(): ApprovalRequest;
+}
+
 export interface EscalationChannel {
   readonly name: string;
+  /** The channels its answers come through (the daemon answers as desktop, web or terminal). */
+  readonly answersAs: readonly AnswerChannel[];
   /** Show the request; undefined when this channel cannot take it now (no daemon running, …). */
-  offer(approval: ApprovalRequest, wire: WireRequest, callbacks: OfferCallbacks): Offer | undefined;
+  offer(request: OfferedRequest, callbacks: OfferCallbacks): Offer | undefined;
 }

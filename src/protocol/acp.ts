@@ -15,6 +15,12 @@ export const ACP = {
   cancelRequest: '$/cancel_request',
 } as const;
 
+/**
+ * Agent→client requests the broker answers or refuses itself: never relayed unchecked, not even
+ * when a line naming one cannot be read (see intercepted-lines.ts).
+ */
+export const INTERCEPTED_METHODS: ReadonlySet<string> = new Set([ACP.requestPermission, ACP.fsRead, ACP.fsWrite, ACP.terminalCreate]);
+
 export type PermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
 
 export interface PermissionOption {

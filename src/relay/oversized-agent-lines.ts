@@ -1,4 +1,5 @@
-import { INTERCEPTED_METHODS, INTERCEPT_NEEDLES } from '../broker/prefilter.js';
+import { INTERCEPTED_METHODS } from '../protocol/acp.js';
+import { INTERCEPT_NEEDLES } from '../protocol/intercepted-lines.js';
 import { topLevelIdAndMethod, trailingTopLevelId } from '../protocol/json-head.js';
 import { encode, RPC_ERRORS } from '../protocol/jsonrpc.js';
 

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { Broker, type BrokerDeps } from '../broker/broker.js';
-import { INTERCEPTED_METHODS } from '../broker/prefilter.js';
+import { INTERCEPTED_METHODS } from '../protocol/acp.js';
 import { encode, RPC_ERRORS } from '../protocol/jsonrpc.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/line-splitter.js';
 import { BatchWriter, pumpLines } from './connect.js';

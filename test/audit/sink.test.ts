@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { AuditEventV1 } from '../../src/audit/event.js';
+import type { AuditEvent } from '../../src/audit/event.js';
 import { fileAuditSink } from '../../src/audit/sink.js';
 
-const problem = (n: number): AuditEventV1 => ({ v: 1, event: 'problem', time: new Date(0).toISOString(), reason: 'test', message: `event ${n}` });
+const problem = (n: number): AuditEvent => ({ v: 1, event: 'problem', time: new Date(0).toISOString(), reason: 'test', message: `event ${n}` });
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { message: string });
 
 describe('the audit file sink', () => {

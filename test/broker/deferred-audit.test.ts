@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEventV1 } from '../../src/audit/event.js';
+import type { AuditRecord } from '../../src/audit/event.js';
 import { Broker } from '../../src/broker/broker.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { CLAUDE_OPTIONS, policyFrom, shell } from '../helpers/harness.js';
@@ -10,7 +10,7 @@ const POLICY = 'version: 1\ndefault: deny\nrules:\n  - { id: tests, decision: al
 /** A broker whose audit work is queued by hand, as the relay queues it until the message in hand is handled. */
 async function deferredBroker(decisionsReady?: Promise<unknown>) {
   const toAgent: string[] = [];
-  const audit: AuditEventV1[] = [];
+  const audit: AuditRecord[] = [];
   const queued: (() => void)[] = [];
   let n = 0;
   const broker = new Broker({

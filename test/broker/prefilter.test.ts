@@ -1,10 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  agentChunkScanner, agentLineNeedsInspection, clientChunkScanner, clientLineNeedsInspection, INTERCEPT_NEEDLES, INTERCEPTED_METHODS,
-} from '../../src/broker/prefilter.js';
+import { Prefilter } from '../../src/broker/prefilter.js';
+import { INTERCEPTED_METHODS } from '../../src/protocol/acp.js';
+import { INTERCEPT_NEEDLES } from '../../src/protocol/intercepted-lines.js';
 import { classify } from '../../src/protocol/jsonrpc.js';
 import { LineSplitter, type ChunkScanner } from '../../src/protocol/line-splitter.js';
+import { ALLOW_ALL, harness, policyFrom } from '../helpers/harness.js';
+
+// The prefilters of the broker as it runs: built from what its handlers declared.
+const { broker } = await harness(await policyFrom(ALLOW_ALL));
+const agentInterests = broker.interests('agent');
+const clientInterests = broker.interests('client');
+const agentLineNeedsInspection = (line: Buffer, awaiting: boolean) => new Prefilter(agentInterests, () => awaiting).needsInspection(line);
+const clientLineNeedsInspection = (line: Buffer, awaiting: boolean) => new Prefilter(clientInterests, () => awaiting).needsInspection(line);
+const agentChunkScanner = (awaiting: () => boolean) => new Prefilter(agentInterests, awaiting).chunkScanner();
+const clientChunkScanner = (awaiting: () => boolean) => new Prefilter(clientInterests, awaiting).chunkScanner();
 
 // Skipping a line unparsed is only ever safe if no message the broker acts on can be skipped, in any
 // JSON spelling; and the relay's chunk-level fast path must decide exactly as the per-line prefilter.

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AuditEventV1 } from '../../src/audit/event.js';
+import type { AuditRecord } from '../../src/audit/event.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { FileGrantStore } from '../../src/grants/file-store.js';
 import { rehearseDecisions } from '../../src/broker/rehearsal.js';
@@ -53,6 +53,6 @@ describe('the decision-path rehearsal', () => {
     ask(2, 'rm -rf build');
     expect(h.answers().get(1)).toEqual({ outcome: { outcome: 'selected', optionId: 'ok' } });
     expect(h.answers().get(2)).toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
-    expect(h.audit.map((e: AuditEventV1) => e.event)).toEqual(['decision', 'decision']);
+    expect(h.audit.map((e: AuditRecord) => e.event)).toEqual(['decision', 'decision']);
   });
 });

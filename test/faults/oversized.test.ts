@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INTERCEPTED_METHODS } from '../../src/broker/prefilter.js';
+import { INTERCEPTED_METHODS } from '../../src/protocol/acp.js';
 import { topLevelIdAndMethod } from '../../src/protocol/json-head.js';
 import { OversizedAgentLines } from '../../src/relay/oversized-agent-lines.js';
 import { tempDir } from '../helpers/cli.js';

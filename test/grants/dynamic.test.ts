@@ -3,7 +3,7 @@
  * grant is offered for it (the human never saw the word that will run).
  */
 import { describe, expect, it } from 'vitest';
-import { escalationOptions } from '../../src/broker/escalation.js';
+import { escalationOptions } from '../../src/broker/escalation-options.js';
 import { subjectFor } from '../../src/broker/grant-items.js';
 import type { CallFacts } from '../../src/core/facts.js';
 import { extractFacts } from '../../src/facts/extract.js';

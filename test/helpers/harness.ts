@@ -1,6 +1,7 @@
-import type { AuditEventV1 } from '../../src/audit/event.js';
+import type { AuditRecord } from '../../src/audit/event.js';
 import { auditLine, type AuditSink } from '../../src/audit/sink.js';
 import { Broker } from '../../src/broker/broker.js';
+import type { EscalationChannel } from '../../src/escalation/channel.js';
 import { lexicalOnly, type PathCanonicalizer } from '../../src/facts/paths.js';
 import { loadPolicyText } from '../../src/policy/load.js';
 import { checkExamples } from '../../src/policy/examples.js';
@@ -33,26 +34,27 @@ export interface Harness {
   /** Lines the broker wrote to the agent (its answers and the client's forwarded lines). */
   readonly toAgent: string[];
   readonly toClient: string[];
-  readonly audit: AuditEventV1[];
+  readonly audit: AuditRecord[];
   client(message: object | string): void;
   agent(message: object | string): void;
   /** Parsed answers the broker itself sent to the agent, by request id. */
   answers(): Map<string | number, unknown>;
 }
 
-export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer; escalationTimeoutMs?: number; auditSink?: AuditSink; canonicalize?: PathCanonicalizer; fileExists?: (absolutePath: string) => boolean } = {}): Promise<Harness> {
+export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer; escalationTimeoutMs?: number; auditSink?: AuditSink; channels?: EscalationChannel[]; canonicalize?: PathCanonicalizer; fileExists?: (absolutePath: string) => boolean } = {}): Promise<Harness> {
   const toAgent: string[] = [];
   const toClient: string[] = [];
-  const audit: AuditEventV1[] = [];
+  const audit: AuditRecord[] = [];
   const clientSent = new Set<string>();
   let n = 0;
   const broker = new Broker({
     policyFor: () => policy, shell: options.shell ?? await shell(), home: options.home ?? '/home/dev', fallbackWorkspace: options.workspace ?? '/home/dev/project',
-    canonicalize: options.canonicalize ?? lexicalOnly, fileExists: options.fileExists ?? (() => false), nonInteractive: options.nonInteractive ?? false, audit: options.auditSink ?? { write: (e) => audit.push(JSON.parse(auditLine(e)) as AuditEventV1), close: async () => {} },
+    canonicalize: options.canonicalize ?? lexicalOnly, fileExists: options.fileExists ?? (() => false), nonInteractive: options.nonInteractive ?? false, audit: options.auditSink ?? { write: (e) => audit.push(JSON.parse(auditLine(e)) as AuditRecord), close: async () => {} },
     clock: () => new Date('2026-11-30T12:00:00Z'), newDecisionId: () => `d${++n}`, log: () => {},
     ...(options.grants ? { grants: options.grants } : {}),
     ...(options.decisionsReady ? { decisionsReady: options.decisionsReady } : {}),
     ...(options.escalationTimeoutMs !== undefined ? { escalationTimeoutMs: options.escalationTimeoutMs } : {}),
+    ...(options.channels ? { channels: options.channels } : {}),
     toAgent: (b) => toAgent.push(b.toString('utf8')), toClient: (b) => toClient.push(b.toString('utf8')),
   });
   const line = (m: object | string) => Buffer.from(typeof m === 'string' ? m : `${JSON.stringify(m)}\n`);

@@ -1,5 +1,5 @@
 /**
- * Session modes cannot switch the policy off. A mode the policy forbids (modes.ts) is:
+ * Session modes cannot switch the policy off (the modes handler, modes-handler.ts, feeds this guard). A mode the policy forbids (modes.ts) is:
  * - refused when the editor asks for it (`session/set_mode`, or a mode-category
  *   `session/set_config_option`): a JSON-RPC error, never forwarded to the agent;
  * - left by the broker itself when a session starts in it (session/new, load, resume): the broker
@@ -7,18 +7,17 @@
  *   offered; forbidden modes are removed from what the editor is offered;
  * - left again when the agent reports that it switched into one (`current_mode_update`).
  */
-import type { AuditEventV1 } from '../audit/event.js';
+import { modeEvent } from '../audit/event.js';
 import { modePolicyOf, type ModePolicy } from '../policy/modes.js';
 import type { PolicySet } from '../policy/types.js';
 import { encode, idKey, RPC_ERRORS, type RpcId } from '../protocol/jsonrpc.js';
+import type { Outbox } from './outbox.js';
 
 export interface ModeGuardDeps {
+  /** The policy for a workspace ('' when the session is unknown). */
   readonly policyFor: (workspace: string) => PolicySet;
-  readonly toAgent: (bytes: Buffer) => void;
-  readonly toClient: (bytes: Buffer) => void;
-  readonly audit: (event: () => AuditEventV1) => void;
+  readonly outbox: Outbox;
   readonly log: (message: string) => void;
-  readonly clock: () => Date;
 }
 
 /** What a session offers: its mode ids, and the config option (if any) that carries the mode. */
@@ -79,14 +78,14 @@ export class ModeGuard {
     const result = asRecord(message.result);
     const session = sessionId ?? (typeof result?.sessionId === 'string' ? result.sessionId : undefined);
     const offered = result ? offeredModes(result) : undefined;
-    if (!result || !offered || session === undefined) return this.deps.toClient(line);
+    if (!result || !offered || session === undefined) return this.deps.outbox.toClient(line);
     this.offered.set(session, offered);
     const policy = this.policy(workspace);
     const current = currentMode(result);
-    const forward = (mode: string | undefined) => this.deps.toClient(encode({ ...message, result: withoutForbidden(result, policy, mode) }));
+    const forward = (mode: string | undefined) => this.deps.outbox.toClient(encode({ ...message, result: withoutForbidden(result, policy, mode) }));
     if (current === undefined || !policy.forbids(current)) {
       if (offered.modes.some((mode) => policy.forbids(mode))) return forward(current);
-      return this.deps.toClient(line);
+      return this.deps.outbox.toClient(line);
     }
     const target = policy.safeMode(offered.modes);
     if (target === undefined) {
@@ -123,13 +122,13 @@ export class ModeGuard {
     if (!offered || target === undefined) {
       this.deps.log(`acp-broker: the agent switched the session into the forbidden mode \`${mode}\` and offers no other; cancelling its turn`);
       this.record(sessionId, mode, 'deny', 'the agent switched into a forbidden mode; its turn was cancelled');
-      this.deps.toAgent(encode({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }));
+      this.deps.outbox.toAgent(encode({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }));
       return;
     }
     this.switchMode(sessionId, offered, target, (ok) => {
       this.deps.log(`acp-broker: the agent switched the session into the forbidden mode \`${mode}\`; ${ok ? `moved it back to \`${target}\`` : 'it refused to leave it; cancelling its turn'}`);
       this.record(sessionId, mode, 'deny', ok ? `the agent switched into a forbidden mode; the broker moved it to \`${target}\`` : 'the agent switched into a forbidden mode and refused to leave it; turn cancelled');
-      if (!ok) this.deps.toAgent(encode({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }));
+      if (!ok) this.deps.outbox.toAgent(encode({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId } }));
     });
   }
 
@@ -154,7 +153,7 @@ export class ModeGuard {
     const request = offered.viaSetMode || offered.configId === undefined
       ? { method: SET_MODE, params: { sessionId, modeId: target } }
       : { method: SET_CONFIG_OPTION, params: { sessionId, configId: offered.configId, value: target } };
-    this.deps.toAgent(encode({ jsonrpc: '2.0', id, ...request }));
+    this.deps.outbox.toAgent(encode({ jsonrpc: '2.0', id, ...request }));
   }
 
   private isModeOption(sessionId: string | undefined, configId: unknown): boolean {
@@ -169,12 +168,12 @@ export class ModeGuard {
   }
 
   private refuseClient(id: RpcId, message: string): void {
-    this.deps.toClient(encode({ jsonrpc: '2.0', id, error: { code: RPC_ERRORS.deniedByPolicy, message } }));
+    this.deps.outbox.toClient(encode({ jsonrpc: '2.0', id, error: { code: RPC_ERRORS.deniedByPolicy, message } }));
   }
 
   private record(sessionId: string | undefined, mode: string, decision: 'allow' | 'deny', reason: string): void {
-    const time = this.deps.clock();
-    this.deps.audit(() => ({ v: 1, event: 'mode', time: time.toISOString(), ...(sessionId ? { sessionId } : {}), mode, decision, reason }));
+    const time = this.deps.outbox.clock();
+    this.deps.outbox.audit(() => modeEvent({ time, sessionId, mode, decision, reason }));
   }
 }
 

@@ -1,0 +1,91 @@
+import type { CallFacts } from '../core/facts.js';
+import { decide, decideFacts, type Judged } from '../decision/decide.js';
+import type { FileExists } from '../facts/argument-facts.js';
+import { extractFacts } from '../facts/extract.js';
+import type { PathCanonicalizer } from '../facts/paths.js';
+import type { ToolCallState } from '../facts/tool-call.js';
+import type { GrantStore } from '../grants/store.js';
+import type { Evaluation, GrantLookup } from '../policy/evaluate.js';
+import { nonInteractiveFallback, type NonInteractiveFallback, type PolicySet } from '../policy/types.js';
+import type { SessionState } from '../session/sessions.js';
+import type { ShellEnv } from '../session/shell-state.js';
+import type { ShellAnalyzer } from '../shell/types.js';
+import { grantLookup } from './grant-items.js';
+
+/** What deciding needs: the policy, the parser, paths, grants and the clock — no I/O to the peers. */
+export interface DecisionDeps {
+  /** The policy in force now for a session's workspace (layers; hot reload swaps what this returns). */
+  readonly policyFor: (workspace: string) => PolicySet;
+  readonly shell: ShellAnalyzer;
+  readonly home: string;
+  /** Workspace for sessions the broker never saw start (the broker's own cwd). */
+  readonly fallbackWorkspace: string;
+  readonly canonicalize: PathCanonicalizer;
+  /** Whether a path exists, for deny-only facts about arguments of unmodelled programs. */
+  readonly fileExists: FileExists;
+  readonly nonInteractive: boolean;
+  /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
+  readonly grants?: GrantStore | undefined;
+  readonly clock: () => Date;
+}
+
+/**
+ * The decision function as the broker's handlers use it: `decide` with the session's workspace,
+ * agent, shell directory and grants filled in.
+ */
+export class Judge {
+  private grantLookupFor: GrantStore | undefined;
+  private cachedLookup: GrantLookup | undefined;
+
+  constructor(readonly deps: DecisionDeps, private readonly state: SessionState) {}
+
+  /** Remembered decisions as the evaluator sees them (the store may arrive with the engine). */
+  private get lookup(): GrantLookup | undefined {
+    const store = this.deps.grants;
+    if (store !== this.grantLookupFor) {
+      this.grantLookupFor = store;
+      this.cachedLookup = store ? grantLookup(store, this.deps.clock) : undefined;
+    }
+    return this.cachedLookup;
+  }
+
+  workspaceOf(sessionId: string | undefined): string {
+    return (sessionId !== undefined ? this.state.workspaceOf(sessionId) : undefined) ?? this.deps.fallbackWorkspace;
+  }
+
+  policyFor(workspace: string): PolicySet {
+    return this.deps.policyFor(workspace);
+  }
+
+  fallback(sessionId: string | undefined): NonInteractiveFallback {
+    return nonInteractiveFallback(this.deps.policyFor(this.workspaceOf(sessionId)));
+  }
+
+  /** `agentShell`: the call may run in the agent's own shell, whose directory the session remembers. */
+  judge(sessionId: string | undefined, call: ToolCallState, agentShell = false): Judged {
+    const workspace = this.workspaceOf(sessionId);
+    const shellCwd = agentShell && sessionId !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
+    const { home, shell, canonicalize, fileExists } = this.deps;
+    return decide(call, {
+      policy: this.deps.policyFor(workspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, grants: this.lookup, shellCwd,
+    });
+  }
+
+  /** Facts judged before, judged again (a grant recorded since may cover them now). */
+  rejudge(facts: CallFacts): Evaluation {
+    return decideFacts(facts, { policy: this.deps.policyFor(facts.workspace), home: this.deps.home, canonicalize: this.deps.canonicalize, grants: this.lookup });
+  }
+
+  /** The session's finished tool call moves its shell (`cd`): facts as they were when it ran. */
+  noteFinished(sessionId: string, call: ToolCallState): void {
+    const workspace = this.workspaceOf(sessionId);
+    const { home, shell, canonicalize, fileExists } = this.deps;
+    this.state.shells.noteFinished(sessionId, call, this.shellEnv(workspace), (shellCwd) =>
+      extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, shellCwd }));
+  }
+
+  private shellEnv(workspace: string): ShellEnv {
+    const { canonicalize } = this.deps;
+    return { agent: this.state.agentName, workspace, canonicalize: (path: string) => { const resolved = canonicalize(path); return typeof resolved === 'string' ? resolved : path; } };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The one decision function: a tool call, as the agent described it, judged by a policy. Used by the
+ * relay, `check`, `exec` and the start-up rehearsal alike. Pure: the parser, the canonicaliser, the
+ * file-existence probe and the grants are handed in; nothing here touches Node.
+ */
+import type { CallFacts } from '../core/facts.js';
+import type { FileExists } from '../facts/argument-facts.js';
+import { extractFacts } from '../facts/extract.js';
+import type { PathCanonicalizer } from '../facts/paths.js';
+import type { ToolCallState } from '../facts/tool-call.js';
+import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.js';
+import type { PolicySet } from '../policy/types.js';
+import type { ShellAnalyzer } from '../shell/types.js';
+
+export interface DecisionInputs {
+  readonly policy: PolicySet;
+  /** The session's workspace (absolute). */
+  readonly workspace: string;
+  readonly home: string;
+  readonly agent: string | undefined;
+  readonly shell: ShellAnalyzer;
+  readonly canonicalize: PathCanonicalizer;
+  readonly fileExists: FileExists;
+  readonly grants?: GrantLookup | undefined;
+  /** Where the agent's persistent shell may be (see session/shell-state.ts); absent: the workspace. */
+  readonly shellCwd?: readonly string[] | null | undefined;
+}
+
+export interface Judged {
+  readonly facts: CallFacts;
+  readonly evaluation: Evaluation;
+}
+
+export function decide(call: ToolCallState, inputs: DecisionInputs): Judged {
+  const { workspace, home, agent, shell, canonicalize, fileExists, shellCwd } = inputs;
+  const facts = extractFacts(call, { workspace, home, agent, shell, canonicalize, fileExists, shellCwd });
+  return { facts, evaluation: decideFacts(facts, inputs) };
+}
+
+/** The same judgement for facts already extracted (a grant recorded since may now cover them). */
+export function decideFacts(facts: CallFacts, inputs: Pick<DecisionInputs, 'policy' | 'home' | 'canonicalize' | 'grants'>): Evaluation {
+  return evaluate(inputs.policy, facts, { home: inputs.home, canonicalize: inputs.canonicalize, ...(inputs.grants ? { grants: inputs.grants } : {}) });
+}
