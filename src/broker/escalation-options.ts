@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { CallFacts } from '../core/facts.js';
+import { NO_WORKSPACE, type CallFacts } from '../core/facts.js';
 import { describeSubject, type GrantScope, type GrantSubject } from '../grants/grant.js';
 import type { PermissionOption } from '../protocol/acp.js';
 import type { Evaluation } from '../policy/evaluate.js';
@@ -30,7 +30,7 @@ export const BROKER_OPTION_PREFIX = 'acp-broker:';
 function subjectsInQuestion(facts: CallFacts, evaluation: Evaluation): { subjects: GrantSubject[]; managedAsks: boolean } | undefined {
   const inQuestion = evaluation.items.filter((i) => i.decision !== 'allow');
   const subjects = inQuestion.map((i) => subjectFor(i.item, facts));
-  if (evaluation.unresolvable.length > 0 || inQuestion.length === 0 || subjects.some((s) => s === undefined)) return undefined;
+  if (evaluation.unresolvable.length > 0 || facts.workspace === NO_WORKSPACE || inQuestion.length === 0 || subjects.some((s) => s === undefined)) return undefined;
   const managedAsks = inQuestion.some((i) => i.matches.some((m) => m.layer === 'managed' && m.effective === 'ask'));
   return { subjects: subjects as GrantSubject[], managedAsks };
 }

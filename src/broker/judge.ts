@@ -1,4 +1,4 @@
-import type { CallFacts } from '../core/facts.js';
+import { NO_WORKSPACE, type CallFacts } from '../core/facts.js';
 import { decide, decideFacts, type Judged } from '../decision/decide.js';
 import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
@@ -49,12 +49,18 @@ export class Judge {
     return this.cachedLookup;
   }
 
+  /** The workspace whose policy applies: the session's, else (a session never seen starting) the broker's own cwd's. */
   workspaceOf(sessionId: string | undefined): string {
-    return (sessionId !== undefined ? this.state.workspaceOf(sessionId) : undefined) ?? this.deps.fallbackWorkspace;
+    return this.sessionWorkspace(sessionId) ?? this.deps.fallbackWorkspace;
+  }
+
+  /** The session's workspace; undefined for a session the broker never saw start. */
+  private sessionWorkspace(sessionId: string | undefined): string | undefined {
+    return sessionId !== undefined ? this.state.workspaceOf(sessionId) : undefined;
   }
 
   policyFor(workspace: string): PolicySet {
-    return this.deps.policyFor(workspace);
+    return this.deps.policyFor(workspace === NO_WORKSPACE ? this.deps.fallbackWorkspace : workspace);
   }
 
   fallback(sessionId: string | undefined): NonInteractiveFallback {
@@ -63,22 +69,23 @@ export class Judge {
 
   /** `agentShell`: the call may run in the agent's own shell, whose directory the session remembers. */
   judge(sessionId: string | undefined, call: ToolCallState, agentShell = false): Judged {
-    const workspace = this.workspaceOf(sessionId);
-    const shellCwd = agentShell && sessionId !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
+    const workspace = this.sessionWorkspace(sessionId);
+    const shellCwd = agentShell && sessionId !== undefined && workspace !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
     const { home, shell, canonicalize, fileExists } = this.deps;
     return decide(call, {
-      policy: this.deps.policyFor(workspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, grants: this.lookup, shellCwd,
+      policy: this.deps.policyFor(workspace ?? this.deps.fallbackWorkspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, grants: this.lookup, shellCwd,
     });
   }
 
   /** Facts judged before, judged again (a grant recorded since may cover them now). */
   rejudge(facts: CallFacts): Evaluation {
-    return decideFacts(facts, { policy: this.deps.policyFor(facts.workspace), home: this.deps.home, canonicalize: this.deps.canonicalize, grants: this.lookup });
+    return decideFacts(facts, { policy: this.policyFor(facts.workspace), home: this.deps.home, canonicalize: this.deps.canonicalize, grants: this.lookup });
   }
 
   /** The session's finished tool call moves its shell (`cd`): facts as they were when it ran. */
   noteFinished(sessionId: string, call: ToolCallState): void {
-    const workspace = this.workspaceOf(sessionId);
+    const workspace = this.sessionWorkspace(sessionId);
+    if (workspace === undefined) return;
     const { home, shell, canonicalize, fileExists } = this.deps;
     this.state.shells.noteFinished(sessionId, call, this.shellEnv(workspace), (shellCwd) =>
       extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, shellCwd }));

@@ -31,13 +31,20 @@ export interface PathFact {
   readonly denyOnly?: boolean;
 }
 
+/**
+ * The workspace of a session the broker never saw start (no session/new, load or resume named it):
+ * relative paths are unresolvable, and no `${workspace}` pattern or project grant matches — nothing
+ * absolute starts with a NUL byte.
+ */
+export const NO_WORKSPACE = '\0no-workspace';
+
 /** Everything rules may look at for one tool call. Built by facts/extract.ts; pure data. */
 export interface CallFacts {
   readonly kind: ToolKind;
   readonly tool: string | undefined;
   readonly title: string | undefined;
   readonly agent: string | undefined;
-  /** Session cwd (the workspace); absolute. */
+  /** Session cwd (the workspace); absolute — or NO_WORKSPACE for a session the broker never saw start. */
   readonly workspace: string;
   readonly paths: readonly PathFact[];
   readonly commands: readonly SimpleCommand[];

@@ -3,7 +3,7 @@
  * relay, `check`, `exec` and the start-up rehearsal alike. Pure: the parser, the canonicaliser, the
  * file-existence probe and the grants are handed in; nothing here touches Node.
  */
-import type { CallFacts } from '../core/facts.js';
+import { NO_WORKSPACE, type CallFacts } from '../core/facts.js';
 import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
@@ -14,8 +14,8 @@ import type { ShellAnalyzer } from '../shell/types.js';
 
 export interface DecisionInputs {
   readonly policy: PolicySet;
-  /** The session's workspace (absolute). */
-  readonly workspace: string;
+  /** The session's workspace (absolute); undefined for a session the broker never saw start. */
+  readonly workspace: string | undefined;
   readonly home: string;
   readonly agent: string | undefined;
   readonly shell: ShellAnalyzer;
@@ -32,8 +32,8 @@ export interface Judged {
 }
 
 export function decide(call: ToolCallState, inputs: DecisionInputs): Judged {
-  const { workspace, home, agent, shell, canonicalize, fileExists, shellCwd } = inputs;
-  const facts = extractFacts(call, { workspace, home, agent, shell, canonicalize, fileExists, shellCwd });
+  const { home, agent, shell, canonicalize, fileExists, shellCwd } = inputs;
+  const facts = extractFacts(call, { workspace: inputs.workspace ?? NO_WORKSPACE, home, agent, shell, canonicalize, fileExists, shellCwd });
   return { facts, evaluation: decideFacts(facts, inputs) };
 }
 

@@ -1,13 +1,13 @@
-import type { Access, CallFacts, PathFact, PathOrigin, ToolKind } from '../core/facts.js';
+import { NO_WORKSPACE, type Access, type CallFacts, type PathFact, type PathOrigin, type ToolKind } from '../core/facts.js';
 import type { CommandAnalysis, ShellAnalyzer } from '../shell/types.js';
 import { shellPathFacts, type FileExists } from './argument-facts.js';
 import { inferKind } from './infer-kind.js';
 import { isUnresolvablePath, resolveGlobPath, resolvePath, type PathCanonicalizer } from './paths.js';
-import { analyzeShellCall } from './shell-call.js';
+import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
 import type { ToolCallState } from './tool-call.js';
 
 export interface ExtractContext {
-  /** Session cwd; absolute. */
+  /** Session cwd; absolute, or NO_WORKSPACE (relative paths are then unresolvable). */
   readonly workspace: string;
   readonly home: string;
   readonly agent: string | undefined;
@@ -44,6 +44,15 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const seen = new Set<string>();
   const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = {}) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
+    if (rawPath.includes('\0')) {
+      unresolvable.push(`a path with a NUL byte, which no file can have: ${JSON.stringify(rawPath)}`);
+      return;
+    }
+    if (cwd === NO_WORKSPACE && !rawPath.startsWith('/') && rawPath !== '~' && !rawPath.startsWith('~/')) {
+      unresolvable.push(`${UNKNOWN_SESSION}: the relative path ${rawPath} has nothing to resolve against`);
+      // Deny rules still see it, as if the session ran at the root (`**/.env` matches wherever it is).
+      return addPath(rawPath, access, origin, '/', { ...flags, denyOnly: true });
+    }
     const resolved = flags.glob ? resolveGlobPath(rawPath, cwd, context.home, context.canonicalize) : resolvePath(rawPath, cwd, context.home, context.canonicalize);
     if (isUnresolvablePath(resolved)) {
       unresolvable.push(resolved.unresolvable);

@@ -7,6 +7,7 @@
  * certainty leaves the line's start unknown: whatever it does relative to it is unresolvable.
  */
 import { posix } from 'node:path';
+import { NO_WORKSPACE } from '../core/facts.js';
 import type { CommandAnalysis } from '../shell/types.js';
 import type { ExtractContext } from './extract.js';
 import { isUnresolvablePath } from './paths.js';
@@ -39,7 +40,8 @@ export function analyzeShellCall(call: ToolCallState, kind: string, context: Ext
   const start = startDirectory(call, fromTitle !== undefined, context);
   const cwds = start.type === 'known' ? start.cwds : null;
   const analysis = cwds === null
-    ? context.shell.analyze(line, { cwd: context.workspace, home: context.home, cwdUnknown: true })
+    // Without a workspace, `/` only stands in for deny rules: nothing before an absolute `cd` is allowed.
+    ? context.shell.analyze(line, { cwd: context.workspace === NO_WORKSPACE ? '/' : context.workspace, home: context.home, cwdUnknown: true })
     : cwds.length === 1 ? context.shell.analyze(line, { cwd: cwds[0]!, home: context.home })
       : mergeAnalyses(cwds.map((cwd) => context.shell.analyze(line, { cwd, home: context.home })));
   // The walker marks whatever runs before an absolute `cd` unresolvable: if nothing is, the start did not matter.
@@ -82,11 +84,15 @@ function startDirectory(call: ToolCallState, lineFromTitle: boolean, context: Ex
   const given = explanation.type === 'directory' ? [...hints, explanation.directory] : hints;
   if (given.length > 0) {
     if (!given.every((hint): hint is string => typeof hint === 'string')) return unknown('a working-directory parameter that is not a path');
+    if (context.workspace === NO_WORKSPACE && given.some((hint) => !hint.startsWith('/'))) return unknown(`${UNKNOWN_SESSION}, and a relative working directory is given`);
     const resolved = given.map((hint) => context.canonicalize(posix.resolve(context.workspace, hint)));
     if (resolved.some(isUnresolvablePath)) return unknown('its working directory cannot be resolved like the kernel would');
     const directories = new Set(resolved as string[]);
     if (directories.size > 1) return unknown(`two different working directories given (${[...directories].join(', ')})`);
     return { type: 'known', cwds: [...directories] };
+  }
+  if (context.workspace === NO_WORKSPACE && (explanation.type === 'default' || context.shellCwd === undefined || context.shellCwd === null || context.shellCwd.length === 0)) {
+    return unknown(UNKNOWN_SESSION);
   }
   if (explanation.type === 'default') return { type: 'known', cwds: [context.workspace] };
   if (context.shellCwd === null) return unknown('an earlier command of this session moved its shell to a directory not known statically');
@@ -95,6 +101,9 @@ function startDirectory(call: ToolCallState, lineFromTitle: boolean, context: Ex
   if (lineFromTitle && context.agent === 'gemini-cli') return unknown('gemini-cli did not say which directory the command runs in');
   return { type: 'known', cwds: [context.workspace] };
 }
+
+/** Why a session's workspace is unknown. */
+export const UNKNOWN_SESSION = 'the session is unknown to the broker (no session/new, load or resume named it), so it has no workspace';
 
 function unknown(why: string): Start {
   return { type: 'unknown', reason: `the shell's working directory is not known: ${why}` };

@@ -21,6 +21,9 @@ async function deferredBroker(decisionsReady?: Promise<unknown>) {
   });
   const policy = await policyFrom(POLICY);
   const agent = (m: object) => broker.fromAgent(Buffer.from(`${JSON.stringify(m)}\n`));
+  // The session starts in the project (a session the broker never saw start has no workspace).
+  broker.fromClient(Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 'new', method: 'session/new', params: { cwd: '/home/dev/project', mcpServers: [] } })}\n`));
+  toAgent.length = 0;
   const runQueued = () => queued.splice(0).forEach((work) => work());
   return { broker, toAgent, audit, agent, runQueued };
 }
@@ -31,6 +34,7 @@ const request = (id: number, command: string) => ({ jsonrpc: '2.0', id, method: 
 describe('audit work deferred until the message is handled', () => {
   it('answers the agent first; the event, built later, is the same and keeps its order', async () => {
     const b = await deferredBroker();
+    b.agent({ jsonrpc: '2.0', id: 'new', result: { sessionId: 's' } });
     b.agent(request(1, 'npm test'));
     b.agent(request(2, 'rm -rf build'));
     // An unprompted tool call finishing: its event is queued after the two decisions.

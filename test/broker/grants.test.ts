@@ -124,6 +124,8 @@ describe('broker-owned grants', () => {
     const store = new FileGrantStore({ dir: tempDir() });
     store.add({ decision: 'allow', subject: { type: 'command', argv: ['make', 'deploy'], prefix: false }, scope: { type: 'global' }, source: 'cli' });
     const h = await harness(await policyFrom(managed, POLICY), { grants: store, workspace: WS });
+    h.client({ jsonrpc: '2.0', id: 'new', method: 'session/new', params: { cwd: WS, mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 'new', result: { sessionId: 'x' } });
     h.agent({ jsonrpc: '2.0', id: 'm', method: 'session/request_permission', params: { sessionId: 'x', toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'make deploy' } }, options: OPTIONS } });
     const forwarded = JSON.parse(h.toClient.at(-1)!) as { params: { options: { kind: string }[] } };
     expect(forwarded.params.options.map((o) => o.kind)).toEqual(['allow_once', 'reject_once', 'reject_always']);

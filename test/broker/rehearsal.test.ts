@@ -46,6 +46,8 @@ describe('the decision-path rehearsal', () => {
     const d = await deps(tempDir());
     await rehearseDecisions(d, { requests: 200, budgetMs: 60_000, sliceMs: 4 });
     const h = await harness(d.policyFor());
+    h.client({ jsonrpc: '2.0', id: 'new', method: 'session/new', params: { cwd: '/home/dev/project', mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 'new', result: { sessionId: 's' } });
     const ask = (id: number, command: string) => h.agent({ jsonrpc: '2.0', id, method: 'session/request_permission', params: {
       sessionId: 's', toolCall: { toolCallId: `t${id}`, kind: 'execute', rawInput: { command } },
       options: [{ optionId: 'ok', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } });

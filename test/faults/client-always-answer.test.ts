@@ -22,6 +22,8 @@ describe('a human\'s "always allow" for an agent without a one-shot allow', () =
 
   it('with a grants store: the broker\'s "always allow" reaches the agent as an allow, and the grant then applies', async () => {
     const h = await harness(await policyFrom('version: 1\ndefault: ask\nrules: []\n'), { grants: createMemoryGrantStore() });
+    h.client({ jsonrpc: '2.0', id: 'new', method: 'session/new', params: { cwd: '/home/dev/project', mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 'new', result: { sessionId: 's' } });
     h.agent(request(1));
     const shown = JSON.parse(h.toClient.at(-1)!) as { params: { options: { optionId: string; kind: string }[] } };
     const always = shown.params.options.find((o) => o.kind === 'allow_always')!;
