@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { CallFacts } from '../core/facts.js';
-import { describeSubject, type GrantScope, type GrantSubject } from '../grants/grant.js';
+import { describeSubject } from '../grants/describe.js';
+import type { GrantScope, GrantSubject } from '../grants/grant.js';
 import type { PermissionOption } from '../protocol/acp.js';
 import type { Evaluation } from '../policy/evaluate.js';
 import { subjectFor } from './grant-items.js';

@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import type { CommandAnalysis } from '../shell/types.js';
-import type { ExtractContext } from './extract.js';
+import type { ExtractContext } from './context.js';
 import { isUnresolvablePath } from './paths.js';
 import { DIRECTORY_FIELDS, type ToolCallState } from './tool-call.js';
 

@@ -200,5 +200,3 @@ function sameScope(a: GrantScope, b: GrantScope): boolean {
       return assertNever(a, 'grant scope');
   }
 }
-
-export { describeGrant, describeScope, describeSubject } from './describe.js';
