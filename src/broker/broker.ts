@@ -7,7 +7,7 @@ import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
-import { ACP, isPermissionOption, type PermissionOption, type PermissionOutcome } from '../protocol/acp.js';
+import { ACP, isOfferedOption, optionOfKind, type OfferedOption, type PermissionOutcome } from '../protocol/acp.js';
 import { classify, encode, idKey, RPC_ERRORS, type RpcId } from '../protocol/jsonrpc.js';
 import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.js';
 import { nonInteractiveFallback, type NonInteractiveFallback, type PolicySet } from '../policy/types.js';
@@ -82,7 +82,7 @@ interface JudgedCall {
 interface Forwarded extends JudgedCall {
   readonly id: RpcId;
   readonly sessionId: string;
-  readonly agentOptions: readonly PermissionOption[];
+  readonly agentOptions: readonly OfferedOption[];
   readonly offers: ReadonlyMap<string, GrantOffer>;
   /** Answered by the broker (a new grant covered it); the client's late answer is dropped. */
   settled: boolean;
@@ -374,7 +374,7 @@ export class Broker {
     } catch (error) {
       this.deps.log(`acp-broker: internal error on a permission request; failing closed: ${(error as Error).stack ?? error}`);
       if (!this.deps.nonInteractive) return this.deps.toClient(line);
-      const options = Array.isArray((params as { options?: unknown } | undefined)?.options) ? (params as { options: unknown[] }).options.filter(isPermissionOption) : [];
+      const options = Array.isArray((params as { options?: unknown } | undefined)?.options) ? (params as { options: unknown[] }).options.filter(isOfferedOption) : [];
       const answer = answerFor('deny', options);
       this.answerAgent(id, answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' });
     }
@@ -383,7 +383,7 @@ export class Broker {
   private handlePermissionRequest(id: RpcId, params: unknown, line: Buffer): void {
     const started = performance.now();
     const p = params as { sessionId?: unknown; toolCall?: unknown; options?: unknown } | undefined;
-    const options = Array.isArray(p?.options) ? p.options.filter(isPermissionOption) : [];
+    const options = Array.isArray(p?.options) ? p.options.filter(isOfferedOption) : [];
     if (typeof p?.sessionId !== 'string' || !p.toolCall || typeof p.toolCall !== 'object' || options.length === 0) {
       // Malformed: the broker cannot decide it, so the human (or the agent's own error handling) does.
       this.deps.log('acp-broker: malformed session/request_permission; forwarding it to the client undecided');
@@ -503,10 +503,10 @@ export class Broker {
    * The agent's option for a human's "always" answer: its one-shot option of that polarity, else —
    * the human did say "always" — its own "always" option; never an option it did not offer.
    */
-  private humanAnswer(decision: 'allow' | 'deny', options: readonly PermissionOption[]): PermissionOutcome {
+  private humanAnswer(decision: 'allow' | 'deny', options: readonly OfferedOption[]): PermissionOutcome {
     const answer = answerFor(decision, options);
     if (answer.type === 'outcome') return answer.outcome;
-    const always = options.find((o) => o.kind === 'allow_always');
+    const always = optionOfKind(options, 'allow_always');
     return always ? { outcome: 'selected', optionId: always.optionId } : { outcome: 'cancelled' };
   }
 
@@ -584,7 +584,7 @@ export class Broker {
    * `ask` when the call was judged (`call`) or could not be (`undefined`): to the editor when someone
    * can answer; else the policy's non-interactive fallback.
    */
-  private askOrFallback(id: RpcId, sessionId: string | undefined, options: readonly PermissionOption[], line: Buffer, call: JudgedCall | undefined): void {
+  private askOrFallback(id: RpcId, sessionId: string | undefined, options: readonly OfferedOption[], line: Buffer, call: JudgedCall | undefined): void {
     if (!this.deps.nonInteractive) {
       this.deps.toClient(line);
       return;
