@@ -143,7 +143,7 @@ function isExplanationTail(rest: string): boolean {
 }
 
 /** `command` as a string, or as argv (`["/bin/bash","-lc",SCRIPT]` unwrapped to SCRIPT). */
-export function shellLineOf(command: unknown, args?: unknown): string | undefined {
+function shellLineOf(command: unknown, args?: unknown): string | undefined {
   if (typeof command === 'string' && command.trim() !== '') {
     if (Array.isArray(args) && args.length > 0 && args.every((a) => typeof a === 'string')) {
       return [command, ...(args as string[])].map(quoteWord).join(' ');

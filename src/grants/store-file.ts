@@ -10,7 +10,7 @@ import type { Grant } from './grant.js';
 import { errorCode } from './lock.js';
 import { checkGrantsFile, GRANTS_FILE_VERSION, type GrantsFile } from './shape.js';
 
-export const GRANTS_FILE_NAME = 'grants.json';
+const GRANTS_FILE_NAME = 'grants.json';
 
 export type ReadResult =
   | { readonly kind: 'ok'; readonly grants: readonly Grant[] }

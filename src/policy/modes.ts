@@ -9,7 +9,7 @@ import type { PolicySet, UnpromptedAction } from './types.js';
 export type { ModeRules } from './types.js';
 
 /** Modes that ask before acting, for when the policy names none to prefer. */
-export const ASKING_MODES: readonly string[] = ['default', 'read-only', 'manual', 'plan'];
+const ASKING_MODES: readonly string[] = ['default', 'read-only', 'manual', 'plan'];
 
 export interface ModePolicy {
   forbids(modeId: string): boolean;

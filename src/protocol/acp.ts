@@ -45,7 +45,7 @@ export function isOfferedOption(value: unknown): value is OfferedOption {
   return typeof o.optionId === 'string' && typeof o.kind === 'string' && (o.name === undefined || typeof o.name === 'string');
 }
 
-export function isPermissionOptionKind(kind: unknown): kind is PermissionOptionKind {
+function isPermissionOptionKind(kind: unknown): kind is PermissionOptionKind {
   return (PERMISSION_OPTION_KINDS as readonly unknown[]).includes(kind);
 }
 

@@ -25,10 +25,6 @@ function specOf(program: string): WrapperSpec | undefined {
   return Object.hasOwn(RUNNERS, program) ? RUNNERS[program] : undefined;
 }
 
-export function isWrapper(program: string): boolean {
-  return specOf(program) !== undefined || customRunner(program) !== undefined;
-}
-
 interface State {
   chdir: Word | undefined;
   forgetsCwd: boolean;
