@@ -6,7 +6,7 @@
  *
  *   node bench/run.mjs                 all figures, table on stdout, bench/RESULTS.md rewritten
  *   node bench/run.mjs --quick         fewer runs and smaller workloads (a smoke test, not figures)
- *   node bench/run.mjs --only stream,startup,decisions,inprocess,benign,memory
+ *   node bench/run.mjs --only stream,startup,decisions,inprocess,shell,benign,memory
  *   node bench/run.mjs --no-write      do not rewrite bench/RESULTS.md
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -241,6 +241,18 @@ function inprocessFigure() {
 }
 
 // ------------------------------------------------------------------------------------------------
+// shell: shell analysis alone, parser start-up and per line with the cache off and on (bench/shell-analysis.mjs).
+
+function shellFigure() {
+  const run = spawnSync(NODE, [join(ROOT, 'bench', 'shell-analysis.mjs'), '--json', ...(QUICK ? ['--quick'] : [])], { encoding: 'utf8', timeout: 600_000 });
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    return { error: `bench/shell-analysis.mjs failed: ${run.stderr.slice(-500)}` };
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
 // benign: share of everyday agent lines (test/shell/benign.yaml) that ask under default.yaml.
 
 function benignFigure() {
@@ -304,6 +316,17 @@ async function main() {
         const example = r.example ?? r.line ?? r.sample;
         row(`in-process, ${p.rules ?? 200} rules: ${r.case ?? r.name}${example ? ` (\`${example}\`)` : ''}`, `${fmt(r.medianUs ?? r.us, 2)} µs`, '', r.decision ?? '',
           `≤ ${r.targetUs ?? r.target} µs`, r.pass ?? (r.medianUs ?? r.us) <= (r.targetUs ?? r.target));
+      }
+    }
+  }
+  if (want('shell')) {
+    log('shell analysis alone (bench/shell-analysis.mjs)…');
+    const a = shellFigure();
+    if (a.error) row('shell analysis alone', 'error', '', a.error, '', false);
+    else {
+      row('shell: first analyzer created (wasm init + grammar load)', `${fmt(a.firstCreateMs, 1)} ms`, '', '', 'reported', undefined);
+      for (const r of a.rows) {
+        row(`shell: analysis of \`${r.line}\``, `${fmt(r.uncachedUs, 1)} µs uncached`, '', `${fmt(r.cachedUs, 2)} µs cached`, 'reported', undefined);
       }
     }
   }
@@ -373,6 +396,10 @@ How each figure is measured:
   answers each at once (both are two pipe hops). Timed by the agent, after a warm-up request.
 - **in-process** — \`bench/shell-eval.mjs\` (shell analysis + facts + evaluation of one call against a
   200-rule policy; distinct lines vary a number so no cache hides the parse).
+- **shell** — \`bench/shell-analysis.mjs\`: shell analysis alone. The first \`createShellAnalyzer\`
+  (wasm init and grammar load, once per process), then per line the mean time over 20,000 calls
+  with the analysis cache off (every call parses) and on (every call after the first is a hit),
+  after a JIT warm-up. Reported, no target (the decision targets are in-process's).
 - **benign** — \`bench/benign-share.mjs\`: every line of the benign corpus (\`test/shell/benign.yaml\`,
   everyday agent commands) decided as an execute request under \`policies/default.yaml\`; the share
   that asks (the rest is allowed or denied). A reported figure, no target: the fail-closed analysis

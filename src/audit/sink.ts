@@ -16,10 +16,8 @@ export function auditLine(event: AuditEvent): string {
   return `${JSON.stringify(maskEvent(event))}\n`;
 }
 
-export const nullAuditSink: AuditSink = { write: () => {}, close: async () => {} };
-
 /** How long audit lines may wait in memory before they are appended. */
-export const AUDIT_FLUSH_MS = 25;
+const AUDIT_FLUSH_MS = 25;
 /** Gathered lines are also written as soon as they would not fit in this much memory. */
 const BUFFER_BYTES = 256 * 1024;
 

@@ -1,8 +1,8 @@
-import type { PermissionOption, PermissionOutcome } from '../protocol/acp.js';
+import { optionOfKind, type OfferedOption, type PermissionOption, type PermissionOptionKind, type PermissionOutcome } from '../protocol/acp.js';
 
 /** What the broker answers the agent, chosen by option kind — never a hard-coded or unoffered id. */
 export type Answer =
-  | { readonly type: 'outcome'; readonly outcome: PermissionOutcome; readonly optionKind: string | undefined }
+  | { readonly type: 'outcome'; readonly outcome: PermissionOutcome; readonly optionKind: PermissionOptionKind | undefined }
   /** Allowed by policy but the agent offers no one-shot allow: a human must choose. */
   | { readonly type: 'needs_human' };
 
@@ -10,14 +10,14 @@ export type Answer =
  * allow → the `allow_once` option (never the agent's `allow_always`: that would make the agent persist
  * its own hidden rule). deny → `reject_once`, else `reject_always`, else the cancelled outcome.
  */
-export function answerFor(decision: 'allow' | 'deny' | 'cancel', options: readonly PermissionOption[]): Answer {
+export function answerFor(decision: 'allow' | 'deny' | 'cancel', options: readonly OfferedOption[]): Answer {
   switch (decision) {
     case 'allow': {
-      const once = options.find((o) => o.kind === 'allow_once');
+      const once = optionOfKind(options, 'allow_once');
       return once ? selected(once) : { type: 'needs_human' };
     }
     case 'deny': {
-      const reject = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+      const reject = optionOfKind(options, 'reject_once') ?? optionOfKind(options, 'reject_always');
       return reject ? selected(reject) : cancelled();
     }
     case 'cancel':

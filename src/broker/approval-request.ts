@@ -1,7 +1,7 @@
 import { maskEvent } from '../audit/mask.js';
 import type { ToolCallState } from '../facts/tool-call.js';
 import type { ApprovalOption, ApprovalRequest } from '../escalation/channel.js';
-import type { PermissionOption } from '../protocol/acp.js';
+import type { OfferedOption } from '../protocol/acp.js';
 import type { GrantOffer } from './escalation-options.js';
 import type { JudgedCall } from './outbox.js';
 
@@ -12,7 +12,7 @@ import type { JudgedCall } from './outbox.js';
  */
 export function approvalRequest(input: {
   approvalId: string; call: JudgedCall; sessionId: string; toolCall: ToolCallState;
-  options: readonly PermissionOption[]; offers: ReadonlyMap<string, GrantOffer>; deadline: Date | undefined;
+  options: readonly OfferedOption[]; offers: ReadonlyMap<string, GrantOffer>; deadline: Date | undefined;
 }): ApprovalRequest {
   const { facts, evaluation } = input.call;
   const options: ApprovalOption[] = input.options.map((option) => {

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { NO_WORKSPACE, type CallFacts } from '../core/facts.js';
-import { describeSubject, type GrantScope, type GrantSubject } from '../grants/grant.js';
-import type { PermissionOption } from '../protocol/acp.js';
+import { describeSubject } from '../grants/describe.js';
+import type { GrantScope, GrantSubject } from '../grants/grant.js';
+import type { OfferedOption, PermissionOption } from '../protocol/acp.js';
 import type { Evaluation } from '../policy/evaluate.js';
 import { subjectFor } from './grant-items.js';
 
@@ -15,7 +16,7 @@ export interface GrantOffer {
 
 export interface Escalation {
   /** Options the client is shown: the agent's (its *_always ones unless kept) plus the broker's. */
-  readonly options: readonly PermissionOption[];
+  readonly options: readonly OfferedOption[];
   /** The broker's option ids → what choosing them records. */
   readonly offers: ReadonlyMap<string, GrantOffer>;
 }
@@ -41,7 +42,7 @@ function subjectsInQuestion(facts: CallFacts, evaluation: Evaluation): { subject
  * when every such item can be named precisely — never for a line the broker could not analyse.
  */
 export function escalationOptions(input: {
-  agentOptions: readonly PermissionOption[];
+  agentOptions: readonly OfferedOption[];
   facts: CallFacts;
   evaluation: Evaluation;
   keepAgentAlwaysOptions: boolean;
@@ -77,7 +78,7 @@ export function escalationOptions(input: {
 }
 
 /** An agent's own *_always option, chosen by the human, becomes a broker grant of the same reach. */
-export function offerForAgentAlways(option: PermissionOption, facts: CallFacts, evaluation: Evaluation, scope: GrantScope): GrantOffer | undefined {
+export function offerForAgentAlways(option: OfferedOption, facts: CallFacts, evaluation: Evaluation, scope: GrantScope): GrantOffer | undefined {
   if (option.kind !== 'allow_always' && option.kind !== 'reject_always') return undefined;
   if (option.kind === 'allow_always' && facts.kind === 'switch_mode') return undefined;
   const question = subjectsInQuestion(facts, evaluation);

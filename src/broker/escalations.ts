@@ -7,7 +7,7 @@
 import type { AnswerSource } from '../audit/event.js';
 import type { AnswerChannel, ApprovalRequest, EscalationChannel, HumanAnswer, Offer, OfferedRequest, Withdrawal } from '../escalation/channel.js';
 import type { ToolCallState } from '../facts/tool-call.js';
-import type { PermissionOption, PermissionOutcome } from '../protocol/acp.js';
+import { optionOfKind, type OfferedOption, type PermissionOutcome } from '../protocol/acp.js';
 import { encode, idKey, type RpcId } from '../protocol/jsonrpc.js';
 import { answerFor } from './answer.js';
 import { approvalRequest } from './approval-request.js';
@@ -20,7 +20,7 @@ import { verdictOf, type JudgedCall, type Outbox } from './outbox.js';
 interface Escalated extends JudgedCall {
   readonly id: RpcId;
   readonly sessionId: string;
-  readonly agentOptions: readonly PermissionOption[];
+  readonly agentOptions: readonly OfferedOption[];
   readonly offers: ReadonlyMap<string, GrantOffer>;
   readonly channels: Map<EscalationChannel, Offer>;
   settled: boolean;
@@ -47,7 +47,7 @@ export class Escalations {
    * added (and the agent's replaced); without one the editor gets the request byte-for-byte. False
    * when no channel could take it (the caller then falls back).
    */
-  offer(input: { call: JudgedCall & { sessionId: string }; id: RpcId; agentOptions: readonly PermissionOption[]; line: Buffer; toolCall: ToolCallState }): boolean {
+  offer(input: { call: JudgedCall & { sessionId: string }; id: RpcId; agentOptions: readonly OfferedOption[]; line: Buffer; toolCall: ToolCallState }): boolean {
     const { call, id, agentOptions } = input;
     const { judge } = this.deps;
     if (this.channels.length === 0) return false;
@@ -251,9 +251,9 @@ function outcomeOf(decision: 'allow' | 'deny' | 'cancelled'): 'allowed' | 'denie
  * The agent's option for a human's "always" answer: its one-shot option of that polarity, else —
  * the human did say "always" — its own "always" option; never an option it did not offer.
  */
-export function humanAnswer(decision: 'allow' | 'deny', options: readonly PermissionOption[]): PermissionOutcome {
+export function humanAnswer(decision: 'allow' | 'deny', options: readonly OfferedOption[]): PermissionOutcome {
   const answer = answerFor(decision, options);
   if (answer.type === 'outcome') return answer.outcome;
-  const always = options.find((o) => o.kind === 'allow_always');
+  const always = optionOfKind(options, 'allow_always');
   return always ? { outcome: 'selected', optionId: always.optionId } : { outcome: 'cancelled' };
 }

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { heldCancelledEvent, unjudgedFallbackEvent, type CancelledBy } from '../audit/event.js';
 import type { Judged } from '../decision/decide.js';
-import { ACP, isPermissionOption, type PermissionOption, type PermissionOutcome } from '../protocol/acp.js';
+import { ACP, isOfferedOption, type OfferedOption, type PermissionOutcome } from '../protocol/acp.js';
 import type { RpcId } from '../protocol/jsonrpc.js';
 import type { SessionState } from '../session/sessions.js';
 import { answerFor } from './answer.js';
@@ -100,7 +100,7 @@ export class PermissionRequests implements Handler {
    * `ask` when the call was judged (`call`) or could not be (`undefined`) and no channel took it:
    * to the editor when someone can answer there; else the policy's non-interactive fallback.
    */
-  private askOrFallback(id: RpcId, sessionId: string | undefined, options: readonly PermissionOption[], line: Buffer, call: JudgedCall | undefined): void {
+  private askOrFallback(id: RpcId, sessionId: string | undefined, options: readonly OfferedOption[], line: Buffer, call: JudgedCall | undefined): void {
     const { outbox } = this.deps;
     if (!this.deps.nonInteractive) return outbox.toClient(line);
     const fallback = this.deps.judge.fallback(sessionId);
@@ -124,7 +124,7 @@ export class PermissionRequests implements Handler {
   }
 }
 
-function optionsOf(params: unknown): PermissionOption[] {
+function optionsOf(params: unknown): OfferedOption[] {
   const options = (params as { options?: unknown } | undefined)?.options;
-  return Array.isArray(options) ? options.filter(isPermissionOption) : [];
+  return Array.isArray(options) ? options.filter(isOfferedOption) : [];
 }

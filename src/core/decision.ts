@@ -10,10 +10,6 @@ export function strictest(a: Decision, b: Decision): Decision {
   return SEVERITY[a] >= SEVERITY[b] ? a : b;
 }
 
-export function isStricter(a: Decision, than: Decision): boolean {
-  return SEVERITY[a] > SEVERITY[than];
-}
-
 export function isDecision(value: unknown): value is Decision {
   return value === 'allow' || value === 'ask' || value === 'deny';
 }

@@ -4,16 +4,19 @@
  * withdrawn (escalations.ts). A channel only shows and reports: it never answers the agent itself.
  */
 import type { Decision } from '../core/decision.js';
-import type { PermissionOption } from '../protocol/acp.js';
+import type { OfferedOption } from '../protocol/acp.js';
 import type { RpcId } from '../protocol/jsonrpc.js';
 
 /** Where a human's answer came from, as the audit names it. */
 export type AnswerChannel = 'client' | 'desktop' | 'web' | 'terminal';
 
-/** One option as a human sees it; `covers` says what a broker "always" option would remember. */
-export interface ApprovalOption extends PermissionOption {
+/**
+ * One option as a human sees it, of any kind the agent sent (as the editor shows it); `covers` says
+ * what a broker "always" option would remember.
+ */
+export type ApprovalOption = OfferedOption & {
   readonly covers?: string;
-}
+};
 
 /** Everything a human needs to decide one escalated request, with secrets already masked. */
 export interface ApprovalRequest {

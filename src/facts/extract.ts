@@ -1,26 +1,11 @@
 import { NO_WORKSPACE, type Access, type CallFacts, type PathFact, type PathOrigin, type ToolKind } from '../core/facts.js';
-import type { CommandAnalysis, ShellAnalyzer } from '../shell/types.js';
-import { shellPathFacts, type FileExists } from './argument-facts.js';
+import type { CommandAnalysis } from '../shell/types.js';
+import { shellPathFacts } from './argument-facts.js';
 import { inferKind } from './infer-kind.js';
-import { isUnresolvablePath, resolveGlobPath, resolvePath, type PathCanonicalizer } from './paths.js';
+import { isUnresolvablePath, resolveGlobPath, resolvePath } from './paths.js';
 import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
 import type { ToolCallState } from './tool-call.js';
-
-export interface ExtractContext {
-  /** Session cwd; absolute, or NO_WORKSPACE (relative paths are then unresolvable). */
-  readonly workspace: string;
-  readonly home: string;
-  readonly agent: string | undefined;
-  readonly shell: ShellAnalyzer;
-  readonly canonicalize: PathCanonicalizer;
-  /**
-   * The directories the session's own shell may be in, for agents whose shell keeps its directory
-   * between calls (session/shell-state.ts): undefined when the call starts a fresh shell, null when not known.
-   */
-  readonly shellCwd?: readonly string[] | null;
-  /** For deny-only facts: whether an argument of an unmodelled program names an existing file. */
-  readonly fileExists: FileExists;
-}
+import type { ExtractContext } from './context.js';
 
 /** rawInput fields that hold one path, by the agents that use them. */
 const SINGLE_PATH_FIELDS = ['file_path', 'path', 'notebook_path', 'filePath', 'absolute_path', 'target_file', 'dir_path', 'directory'];

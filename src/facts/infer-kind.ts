@@ -13,12 +13,12 @@ const KIND_BY_TOOL: Readonly<Record<string, ToolKind>> = {
 };
 
 /** claude-code-acp routes its own tools through MCP as `mcp__acp__Bash` etc. */
-export function toolBaseName(tool: string): string {
+function toolBaseName(tool: string): string {
   const match = /^mcp__acp__(.+)$/.exec(tool);
   return (match ? match[1]! : tool).toLowerCase();
 }
 
-export function isToolKind(value: unknown): value is ToolKind {
+function isToolKind(value: unknown): value is ToolKind {
   return typeof value === 'string' && (TOOL_KINDS as readonly string[]).includes(value);
 }
 

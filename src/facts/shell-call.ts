@@ -9,7 +9,7 @@
 import { posix } from 'node:path';
 import { NO_WORKSPACE } from '../core/facts.js';
 import type { CommandAnalysis } from '../shell/types.js';
-import type { ExtractContext } from './extract.js';
+import type { ExtractContext } from './context.js';
 import { isUnresolvablePath } from './paths.js';
 import { DIRECTORY_FIELDS, type ToolCallState } from './tool-call.js';
 
@@ -152,7 +152,7 @@ function isExplanationTail(rest: string): boolean {
 }
 
 /** `command` as a string, or as argv (`["/bin/bash","-lc",SCRIPT]` unwrapped to SCRIPT). */
-export function shellLineOf(command: unknown, args?: unknown): string | undefined {
+function shellLineOf(command: unknown, args?: unknown): string | undefined {
   if (typeof command === 'string' && command.trim() !== '') {
     if (Array.isArray(args) && args.length > 0 && args.every((a) => typeof a === 'string')) {
       return [command, ...(args as string[])].map(quoteWord).join(' ');

@@ -16,7 +16,7 @@ export interface GrantsCommandIo {
   readonly cwd?: string;
 }
 
-export const GRANTS_USAGE = `usage: acp-broker grants list [--json]
+const GRANTS_USAGE = `usage: acp-broker grants list [--json]
        acp-broker grants revoke ID [--json]
        acp-broker grants clear [--project DIR] [--json]
 `;

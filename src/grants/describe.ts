@@ -36,7 +36,7 @@ export function describeSubject(subject: GrantSubject, workspace?: string): stri
   }
 }
 
-export function describeScope(scope: GrantScope): string {
+function describeScope(scope: GrantScope): string {
   switch (scope.type) {
     case 'project':
       return `in ${visible(baseName(scope.dir))}`;

@@ -1,6 +1,5 @@
 /**
- * The grant store on disk: `<dir>/grants.json` = `{ "version": 1, "grants": [...] }`, read and
- * written through `conf` (atomic temp-file + fsync + rename writes, file mode 0600).
+ * The grant store on disk: `<dir>/grants.json` (the file itself, through `conf`: store-file.ts).
  *
  * Several brokers share the file (one per editor session). conf is not multi-process safe, so every
  * mutation runs under a cross-process lock (`grants.json.lock`, see lock.ts) and re-reads the file
@@ -13,16 +12,12 @@
  * untouched and ignored. Nothing here throws from list(); writes throw GrantStoreError.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import Conf from 'conf';
 import { assertNever } from '../core/decision.js';
 import type { Grant } from './grant.js';
-import { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, errorCode, withFileLock } from './lock.js';
-import { checkGrantsFile, GRANTS_FILE_VERSION, type GrantsFile } from './shape.js';
+import { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, withFileLock } from './lock.js';
 import type { ClearFilter, GrantInput, GrantStore, GrantStoreDeps, GrantStoreProblem } from './store.js';
 import { addGrant, clearGrants, defaultNewId, GrantStoreError, InvalidGrantError, pruneExpired, revokeGrant } from './store.js';
-
-export const GRANTS_FILE_NAME = 'grants.json';
+import { deepFreeze, describeError, StoreFile } from './store-file.js';
 
 export interface FileGrantStoreOptions extends Partial<GrantStoreDeps> {
   /** Directory of grants.json: ACP_BROKER_HOME, or the user config directory (see location.ts). */
@@ -40,23 +35,6 @@ export interface FileGrantStoreOptions extends Partial<GrantStoreDeps> {
   readonly monotonicMs?: () => number;
 }
 
-/** Thrown by conf's deserialize hook, so failures are told apart by class, not by message text. */
-class StoreFormatError extends Error {
-  constructor(
-    message: string,
-    readonly newerVersion: number | undefined,
-  ) {
-    super(message);
-  }
-}
-
-type ReadResult =
-  | { readonly kind: 'ok'; readonly grants: readonly Grant[] }
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'corrupt'; readonly reason: string }
-  | { readonly kind: 'newer'; readonly reason: string }
-  | { readonly kind: 'io'; readonly error: unknown };
-
 interface Cache {
   /** File identity the grants were read from; undefined forces a re-read. */
   readonly stamp: string | undefined;
@@ -65,12 +43,11 @@ interface Cache {
 
 export class FileGrantStore implements GrantStore {
   readonly path: string;
-  readonly #dir: string;
+  readonly #file: StoreFile;
   readonly #lockPath: string;
   readonly #deps: GrantStoreDeps;
   readonly #onProblem: (problem: GrantStoreProblem) => void;
   readonly #lockOptions: { timeoutMs: number; staleMs: number };
-  #conf: Conf<GrantsFile> | undefined;
   #cache: Cache = { stamp: undefined, grants: [] };
   #lastProblem: string | undefined;
   readonly #freshForMs: number;
@@ -79,8 +56,8 @@ export class FileGrantStore implements GrantStore {
   #lookedAt = -Infinity;
 
   constructor(options: FileGrantStoreOptions) {
-    this.#dir = path.resolve(options.dir);
-    this.path = path.join(this.#dir, GRANTS_FILE_NAME);
+    this.#file = new StoreFile(options.dir);
+    this.path = this.#file.path;
     this.#lockPath = `${this.path}.lock`;
     this.#deps = { now: options.now ?? (() => new Date()), newId: options.newId ?? defaultNewId };
     this.#onProblem = options.onProblem ?? (() => {});
@@ -128,9 +105,9 @@ export class FileGrantStore implements GrantStore {
     const now = this.#monotonicMs();
     if (this.#freshForMs > 0 && this.#cache.stamp !== undefined && now - this.#lookedAt < this.#freshForMs) return;
     this.#lookedAt = now;
-    const stamp = this.#stamp();
+    const stamp = this.#file.stamp();
     if (stamp !== undefined && stamp === this.#cache.stamp) return;
-    const read = this.#read();
+    const read = this.#file.read();
     switch (read.kind) {
       case 'ok':
         this.#lastProblem = undefined;
@@ -159,7 +136,7 @@ export class FileGrantStore implements GrantStore {
 
   #mutate<T>(change: (grants: Grant[]) => { grants: Grant[]; changed: boolean; value: T }): T {
     try {
-      fs.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+      fs.mkdirSync(this.#file.dir, { recursive: true, mode: 0o700 });
       return withFileLock(
         this.#lockPath,
         () => {
@@ -167,8 +144,8 @@ export class FileGrantStore implements GrantStore {
           const current = this.#readForWrite();
           const live = pruneExpired(current, this.#deps.now());
           const result = change(live);
-          if (result.changed || live.length !== current.length) this.#write(result.grants);
-          this.#cache = { stamp: this.#stamp(), grants: deepFreeze(result.grants) };
+          if (result.changed || live.length !== current.length) this.#file.write(result.grants);
+          this.#cache = { stamp: this.#file.stamp(), grants: deepFreeze(result.grants) };
           return result.value;
         },
         this.#lockOptions,
@@ -186,7 +163,7 @@ export class FileGrantStore implements GrantStore {
 
   /** Inside the lock: the grants to build on, after moving a corrupt file aside. */
   #readForWrite(): Grant[] {
-    const read = this.#read();
+    const read = this.#file.read();
     switch (read.kind) {
       case 'ok':
         return [...read.grants];
@@ -210,43 +187,6 @@ export class FileGrantStore implements GrantStore {
     }
   }
 
-  #read(): ReadResult {
-    try {
-      if (!fs.existsSync(this.path)) return { kind: 'missing' };
-      // conf reads and deserializes the whole file on every `store` access.
-      const data: Partial<GrantsFile> = this.#openConf().store;
-      // conf answers a file deleted since existsSync() with `{}` without deserializing it.
-      if (data.grants === undefined) return { kind: 'missing' };
-      return { kind: 'ok', grants: deepFreeze(data.grants) };
-    } catch (error) {
-      if (error instanceof StoreFormatError) {
-        return error.newerVersion === undefined ? { kind: 'corrupt', reason: error.message } : { kind: 'newer', reason: error.message };
-      }
-      if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
-      return { kind: 'io', error };
-    }
-  }
-
-  #write(grants: readonly Grant[]): void {
-    this.#openConf().store = { version: GRANTS_FILE_VERSION, grants };
-  }
-
-  #openConf(): Conf<GrantsFile> {
-    // Constructed lazily: conf reads (and validates) the file in its constructor.
-    this.#conf ??= new Conf<GrantsFile>({
-      cwd: this.#dir,
-      configName: 'grants',
-      fileExtension: 'json',
-      projectName: 'acp-broker',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      clearInvalidConfig: false, // we back a corrupt store up instead of emptying it
-      serialize: (value) => `${JSON.stringify(value, undefined, 2)}\n`,
-      deserialize: parseGrantsText,
-    });
-    return this.#conf;
-  }
-
   /**
    * A lock-free reader found a corrupt file. Re-check under the lock before acting: the file may
    * have been replaced meanwhile, or caught mid-write where conf does not write atomically (it
@@ -257,12 +197,12 @@ export class FileGrantStore implements GrantStore {
       withFileLock(
         this.#lockPath,
         () => {
-          const stamp = this.#stamp();
-          const read = this.#read();
+          const stamp = this.#file.stamp();
+          const read = this.#file.read();
           if (read.kind === 'ok') this.#cache = { stamp, grants: read.grants };
           if (read.kind === 'corrupt') {
             this.#quarantine(read.reason);
-            this.#cache = { stamp: this.#stamp(), grants: [] };
+            this.#cache = { stamp: this.#file.stamp(), grants: [] };
           }
           // Anything else: the cache stays empty for the stamp seen, and the next list() looks again.
         },
@@ -277,9 +217,9 @@ export class FileGrantStore implements GrantStore {
 
   /** Under the lock: move the corrupt file aside, byte for byte, and report where it went. */
   #quarantine(reason: string): void {
-    const backupPath = this.#freeBackupPath();
+    let backupPath: string;
     try {
-      fs.renameSync(this.path, backupPath);
+      backupPath = this.#file.moveAside(this.#deps.now());
     } catch (error) {
       const message = `${this.path} is corrupt (${reason}) and could not be moved aside: ${describeError(error)}`;
       this.#report({ code: 'store_corrupt', message });
@@ -293,26 +233,6 @@ export class FileGrantStore implements GrantStore {
     });
   }
 
-  #freeBackupPath(): string {
-    const time = this.#deps.now().toISOString().replaceAll(':', '-');
-    const base = `${this.path}.corrupt-${time}`;
-    for (let n = 1; ; n++) {
-      const candidate = n === 1 ? base : `${base}-${n}`;
-      if (!fs.existsSync(candidate)) return candidate;
-    }
-  }
-
-  /** Identity of the file on disk; 'missing' when absent, undefined when it cannot be checked. */
-  #stamp(): string | undefined {
-    try {
-      const s = fs.statSync(this.path, { bigint: true });
-      return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-    } catch (error) {
-      const code = errorCode(error);
-      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined;
-    }
-  }
-
   /** 'once': a problem seen by reads is reported once, not on every list(), until reads recover. */
   #report(problem: GrantStoreProblem, repeat: 'always' | 'once' = 'always'): void {
     if (repeat === 'once' && problem.message === this.#lastProblem) return;
@@ -323,28 +243,4 @@ export class FileGrantStore implements GrantStore {
       // A failing reporter must not turn a recoverable store problem into a crash.
     }
   }
-}
-
-function parseGrantsText(text: string): GrantsFile {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new StoreFormatError(`invalid JSON: ${describeError(error)}`, undefined);
-  }
-  const check = checkGrantsFile(value);
-  if (!check.ok) throw new StoreFormatError(check.reason, check.newerVersion);
-  return check.file;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
-function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

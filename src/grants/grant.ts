@@ -39,7 +39,7 @@ export interface Grant {
   readonly agent?: string;
 }
 
-/** One item of a call (DESIGN §4.4): each simple command, each path, each url, or one empty item. */
+/** One item of a call (as policy/items.ts splits it): each simple command, each path, each url, or one empty item. */
 export type GrantItem =
   | { readonly type: 'command'; readonly command: SimpleCommand }
   | { readonly type: 'path'; readonly path: string; readonly access: Access }
@@ -70,7 +70,7 @@ export function isExpired(grant: Pick<Grant, 'expiresAt'>, now: Date): boolean {
   return Number.isNaN(expiry) || now.getTime() >= expiry;
 }
 
-export function scopeCovers(scope: GrantScope, workspace: string): boolean {
+function scopeCovers(scope: GrantScope, workspace: string): boolean {
   switch (scope.type) {
     case 'global':
       return true;
@@ -102,7 +102,7 @@ function subjectCovers(grant: Grant, item: GrantItem): boolean {
         item.type === 'none' &&
         item.kind === subject.kind &&
         (subject.tool === undefined || subject.tool === item.tool) &&
-        // DESIGN §4.5: switching mode is only ever allowed by a rule that names it.
+        // Switching mode is only ever allowed by a rule that names it (README: "How a call is decided").
         !(grant.decision === 'allow' && item.kind === 'switch_mode')
       );
     default:
@@ -200,5 +200,3 @@ function sameScope(a: GrantScope, b: GrantScope): boolean {
       return assertNever(a, 'grant scope');
   }
 }
-
-export { describeGrant, describeScope, describeSubject } from './describe.js';

@@ -33,7 +33,7 @@ export function checkGrantsFile(value: unknown): GrantsFileCheck {
 }
 
 /** The first thing wrong with a stored grant, or undefined if it is well-formed. */
-export function grantProblem(value: unknown): string | undefined {
+function grantProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
   if (!isNonEmptyString(value.id)) return '"id" must be a non-empty string';
   return (

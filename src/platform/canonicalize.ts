@@ -1,5 +1,4 @@
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
-import { posix } from 'node:path';
 import { hasGlobMagic, type PathCanonicalizer, type UnresolvablePath } from '../facts/paths.js';
 import { bashComponentRegExp } from '../policy/glob-bash.js';
 
@@ -69,12 +68,6 @@ function entryKind(path: string): 'missing' | 'link' | 'other' {
   }
 }
 
-/** The same resolution for a policy pattern's anchor: as written when it cannot be resolved. */
-export function canonicalAnchor(absolute: string): string {
-  const resolved = resolvePhysically(absolute);
-  return typeof resolved === 'string' ? resolved : posix.resolve(absolute);
-}
-
 /** Expansions listed before a glob counts as too wide to judge file by file. */
 const MAX_EXPANSIONS = 1000;
 
@@ -83,7 +76,7 @@ const MAX_EXPANSIONS = 1000;
  * dotglob, which a persistent agent shell may have set (see policy/glob-bash.ts) — each then
  * resolved physically.
  */
-export function expandGlob(pattern: string): readonly string[] | UnresolvablePath {
+function expandGlob(pattern: string): readonly string[] | UnresolvablePath {
   let candidates = [''];
   for (const part of pattern.split('/').filter((p) => p !== '')) {
     if (!hasGlobMagic(part)) {

@@ -66,7 +66,7 @@ export interface EvaluateOptions {
   readonly grants?: GrantLookup;
 }
 
-/** Strictest wins, per item and across items and layers (DESIGN §4.4). Pure. */
+/** Strictest wins, per item and across items and layers (README: "How a call is decided"). Pure. */
 export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateOptions): Evaluation {
   const context = pathContext(facts.workspace, options.home, options.canonicalize);
   const index = ruleIndexOf(policy);

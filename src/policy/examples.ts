@@ -7,11 +7,11 @@ import { itemsOf } from './items.js';
 import type { ExampleFacts, PolicyFile, Rule } from './types.js';
 
 /** The fixed workspace and home that `${workspace}` and `~` mean in examples. */
-export const EXAMPLE_WORKSPACE = '/workspace';
-export const EXAMPLE_HOME = '/home/user';
+const EXAMPLE_WORKSPACE = '/workspace';
+const EXAMPLE_HOME = '/home/user';
 
 /** Facts for an example, analysed exactly as a real call would be. */
-export function exampleFacts(example: ExampleFacts, shell: ShellAnalyzer): CallFacts {
+function exampleFacts(example: ExampleFacts, shell: ShellAnalyzer): CallFacts {
   const kind: ToolKind = example.kind ?? (example.command !== undefined ? 'execute' : example.url !== undefined ? 'fetch' : 'other');
   const access: Access = example.access ?? (kind === 'read' || kind === 'search' || kind === 'fetch' ? 'read' : kind === 'delete' ? 'delete' : 'write');
   const paths: PathFact[] = (example.paths ?? []).map((raw) => ({ path: resolveExamplePath(raw), access, origin: 'rawInput' }));

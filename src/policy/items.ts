@@ -1,6 +1,5 @@
 import type { CallFacts, PathFact } from '../core/facts.js';
 import type { SimpleCommand } from '../shell/types.js';
-import type { ItemEvaluation } from './evaluate.js';
 import type { Rule } from './types.js';
 
 /**

@@ -3,20 +3,13 @@
  * `yolo`, codex `full-access`, qwen-code `auto`/`yolo`). A policy names the modes a session may never
  * be in; across layers the lists add up (strictest wins), as do `unprompted: stop` settings.
  */
-import type { PolicySet } from './types.js';
+import type { PolicySet, UnpromptedAction } from './types.js';
 
-export interface ModeRules {
-  /** Mode ids a session may never be in, as the agents spell them. */
-  readonly deny: readonly string[];
-  /** Where to move a session that is in a forbidden mode: the first of these it offers. */
-  readonly prefer: readonly string[];
-}
-
-/** What a policy does about agents that act without asking: report it, or stop the turn. */
-export type UnpromptedAction = 'warn' | 'stop';
+/** Re-exported for policy/load.ts, which builds them. */
+export type { ModeRules } from './types.js';
 
 /** Modes that ask before acting, for when the policy names none to prefer. */
-export const ASKING_MODES: readonly string[] = ['default', 'read-only', 'manual', 'plan'];
+const ASKING_MODES: readonly string[] = ['default', 'read-only', 'manual', 'plan'];
 
 export interface ModePolicy {
   forbids(modeId: string): boolean;

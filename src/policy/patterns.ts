@@ -24,7 +24,7 @@ export function compileTextMatcher(source: string): TextMatcher | { error: strin
 }
 
 /** A whole-string glob: `*` any run of characters, `?` one character; everything else literal. */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let body = '';
   for (const ch of glob) {
     if (ch === '*') body += '.*';

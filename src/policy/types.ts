@@ -2,7 +2,6 @@ import type { Access, ToolKind } from '../core/facts.js';
 import type { Decision } from '../core/decision.js';
 import type { SourceLocation } from '../core/errors.js';
 import type { CommandPattern } from '../shell/command-pattern.js';
-import type { ModeRules, UnpromptedAction } from './modes.js';
 
 /** Where a policy came from; strictest wins across layers, and only `managed` asks beat grants. */
 export type Layer = 'managed' | 'user' | 'project';
@@ -112,6 +111,17 @@ export interface PolicyFile {
 export function nonInteractiveFallback(policy: PolicySet): NonInteractiveFallback {
   return policy.files.length === 0 || policy.files.some((f) => f.nonInteractive === 'deny') ? 'deny' : 'cancel';
 }
+
+/** Session modes a policy file forbids (the rules are applied by modes.ts). */
+export interface ModeRules {
+  /** Mode ids a session may never be in, as the agents spell them. */
+  readonly deny: readonly string[];
+  /** Where to move a session that is in a forbidden mode: the first of these it offers. */
+  readonly prefer: readonly string[];
+}
+
+/** What a policy does about agents that act without asking: report it, or stop the turn. */
+export type UnpromptedAction = 'warn' | 'stop';
 
 /** All layers in force, in order managed → user → project. */
 export interface PolicySet {

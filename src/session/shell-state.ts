@@ -32,7 +32,7 @@ const CLAUDE_AGENT = /(^|\/)claude-(code|agent)-acp$/;
 const MAX_TRACKED = 10_000;
 
 /** Whether this call runs in the session's persistent shell. */
-export function shellPersistence(agent: string | undefined, call: ToolCallState): ShellPersistence {
+function shellPersistence(agent: string | undefined, call: ToolCallState): ShellPersistence {
   const claudeMeta = call._meta?.claudeCode;
   const metaTool = isRecord(claudeMeta) && typeof claudeMeta.toolName === 'string' ? claudeMeta.toolName : undefined;
   const claude = (agent !== undefined && CLAUDE_AGENT.test(agent)) || metaTool !== undefined;

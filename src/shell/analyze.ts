@@ -1,7 +1,8 @@
 /**
  * The shell analyzer: one line in, every simple command it would run, every file it redirects to,
  * and the reasons it cannot be resolved statically. Never throws. Results that are cached (and so
- * shared) are deeply frozen; freezing every one-off result would cost a tenth of the analysis.
+ * shared) are deeply frozen; one-off results are not: freezing them all would be a visible share
+ * of the analysis (bench/RESULTS.md, "Freezing only what the cache keeps").
  */
 import { AnalysisCollector, forgetCwd, newScope } from './collector.js';
 import { LruCache } from './lru-cache.js';
@@ -35,9 +36,9 @@ export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): P
   const cacheSize = options.cacheSize ?? 1000;
   const cache = cacheSize > 0 ? new LruCache<string, CommandAnalysis>(cacheSize) : undefined;
   /**
-   * Plain lines are analysed without tree-sitter in a few µs, about what keeping their analysis
-   * costs (allocation, and garbage collection of a large cache of one-off lines): they are cached
-   * only when they come back (within the next `cacheSize` such lines). Keys seen once are
+   * Plain lines are analysed without tree-sitter for about what keeping their analysis costs
+   * (allocation, and garbage collection of a large cache of one-off lines; bench/RESULTS.md, "The
+   * plain-line fast path"): they are cached only when they come back (within the next `cacheSize` such lines). Keys seen once are
    * remembered here, a set no larger than the cache.
    */
   const seenOnce = new Set<string>();

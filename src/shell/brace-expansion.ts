@@ -12,7 +12,7 @@ export interface WordChar {
 }
 
 /** Most words a single written word may expand to before we give up and call it unresolvable. */
-export const MAX_BRACE_WORDS = 256;
+const MAX_BRACE_WORDS = 256;
 
 /** All expansions of `chars`, or undefined when there would be more than MAX_BRACE_WORDS. */
 export function expandBraces(chars: readonly WordChar[]): WordChar[][] | undefined {

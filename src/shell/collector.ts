@@ -32,7 +32,7 @@ export function forgetCwd(scope: Scope): void {
 const MAX_REASON_LENGTH = 200;
 
 /** Deepest nesting (substitutions, `bash -c`, compound statements) analysed before giving up. */
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 
 export class AnalysisCollector {
   readonly commands: SimpleCommand[] = [];

@@ -7,10 +7,10 @@ import { forkScope, forgetCwd, type AnalysisCollector, type Scope } from './coll
 import { applyDirectoryChange, isDirectoryChange } from './directory-changes.js';
 import { recordFileArguments } from './file-arguments.js';
 import { findActions } from './find-command.js';
-import { assignedName, isExecutingGitConfig, isHazardousPrefixAssignment, nameArgumentHazard } from './hazards.js';
+import { checkAssignments, checkCommandName, checkGitOptions } from './command-checks.js';
+import { nameArgumentHazard } from './hazards.js';
 import { basename, resolvePath } from './paths.js';
 import { recordWrittenFile } from './redirects.js';
-import { hasSuspiciousNameCharacter } from './screen.js';
 import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
 import { gitRuns } from './git-runners.js';
 import { isShell, joinAsScript, parseShellInvocation } from './shell-invocation.js';
@@ -59,8 +59,10 @@ export function runInvocation(invocation: Invocation, collector: AnalysisCollect
   }
 }
 
-/** Handles one layer; returns the inner invocation to continue with, if any. */
-/** `outerWrappers`: how many of `current.wrappers` were there before this invocation's own. */
+/**
+ * Handles one layer; returns the inner invocation to continue with, if any. `outerWrappers`: how
+ * many of `current.wrappers` were there before this invocation's own.
+ */
 function step(program: string, current: Invocation, outerWrappers: number, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
   const { argv, scope } = current;
   // `builtin cd x` / `command cd x` still change the shell's directory; `sudo cd x` cannot.
@@ -229,51 +231,6 @@ function runFind(current: Invocation, collector: AnalysisCollector, host: Script
     emit({ ...current, argv, wrappers }, collector);
   }
   for (const file of actions.writes) recordWrittenFile(file, 'find', current.scope, collector);
-}
-
-/** `git -c core.pager=… log` runs a program of the caller's choosing; so do --exec-path, --config-env. */
-function checkGitOptions(argv: readonly Word[], collector: AnalysisCollector): void {
-  for (let i = 1; i < argv.length; i++) {
-    const text = argv[i]!.text;
-    if (!text.startsWith('-')) return; // the subcommand: global options end here
-    const value = text === '-c' ? argv[i + 1] : undefined;
-    if (value && (value.dynamic || isExecutingGitConfig(value.text))) {
-      collector.unresolvable(`git -c ${value.text} may run another program`);
-    }
-    if (text.startsWith('--exec-path=') || text.startsWith('--config-env')) collector.unresolvable(`git ${text} may run another program`);
-    if (['-c', '-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env'].includes(text)) i++;
-  }
-}
-
-/** False (and unresolvable) when the command name is not a fixed, plain word. */
-function checkCommandName(head: Word, collector: AnalysisCollector): boolean {
-  const problem = commandNameProblem(head);
-  if (problem) collector.unresolvable(problem);
-  return !problem;
-}
-
-/** Reserved words tree-sitter leaves as command names when it misparses (`coproc P { ls; }`). */
-const RESERVED_WORDS: ReadonlySet<string> = new Set(['{', '}', 'then', 'fi', 'do', 'done', 'esac', 'elif', 'else', 'in', 'function', 'select', 'case', 'if', 'while', 'until', 'for']);
-
-function commandNameProblem(head: Word): string | undefined {
-  const name = head.text;
-  if (head.dynamic) return `command name known only at run time: ${name}`;
-  // A same-line constant (`x=ls; $x`) is known, but a name should be visible where it runs.
-  if (head.fromVariable) return `command name comes from a variable: ${name}`;
-  if (head.glob) return `command name is a glob pattern: ${name}`;
-  if (head.tildeUnresolved) return `command name starts with an unexpanded ~: ${name}`;
-  if (name === '') return 'empty command name';
-  if (RESERVED_WORDS.has(name)) return `reserved word where a command name should be (the parse is not trusted): ${name}`;
-  if (hasSuspiciousNameCharacter(basename(name))) return `unusual character (non-ASCII look-alike, space or control) in command name: ${JSON.stringify(name)}`;
-  return undefined;
-}
-
-/** `program`: the command these are prefix assignments of, when there is one (`IFS= read`). */
-export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector, program?: string): void {
-  for (const assignment of assignments) {
-    const name = assignedName(assignment);
-    if (name && isHazardousPrefixAssignment(name, program)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
-  }
 }
 
 function emit(current: Invocation, collector: AnalysisCollector): void {

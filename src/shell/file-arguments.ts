@@ -34,7 +34,7 @@ export function hasCompleteArgumentRoles(program: string): boolean {
 }
 
 /** The files `program` opens through `args` (the words after the program); undefined when not modelled at all. */
-export function fileArguments(program: string, args: readonly Word[]): FileRoles | undefined {
+function fileArguments(program: string, args: readonly Word[]): FileRoles | undefined {
   const spec = roleSpec(program);
   if (spec) return fromSpec(program, spec, args);
   return specialFileArguments(program, args);

@@ -4,12 +4,5 @@
  * Decisions and limits are documented in ./README.md.
  */
 export type { CommandAnalysis, Redirection, ShellAnalyzer, ShellContext, SimpleCommand } from './types.js';
-export { createShellAnalyzer, type ShellAnalyzerOptions } from './analyze.js';
-export {
-  commandMatcher,
-  commandMatches,
-  parseCommandPattern,
-  patternProgram,
-  type CommandMatchOptions,
-  type CommandPattern,
-} from './command-pattern.js';
+export { createShellAnalyzer } from './analyze.js';
+export { commandMatches, parseCommandPattern, type CommandPattern } from './command-pattern.js';

@@ -195,7 +195,7 @@ const TABLES: Readonly<Record<string, ProgramSpec>> = {
   docker: table({ valued: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'] }),
 };
 
-export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = Object.fromEntries(
+const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = Object.fromEntries(
   Object.entries(TABLES).map(([program, spec]) => [program, withAbbreviations(program, spec)]),
 );
 

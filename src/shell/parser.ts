@@ -28,11 +28,11 @@ export function loadBashParser(): Promise<BashParser> {
 
 async function createBashParser(): Promise<BashParser> {
   // Keep wasm on its baseline compiler (Liftoff). Otherwise V8 recompiles the grammar's hot
-  // functions with TurboFan after the first parses: ~1 s of CPU in background threads, which on a
-  // laptop or a 2-CPU runner competes with the agent and the relay, and holds up the exit of a
-  // short command (`validate` took 1 s instead of 0.25 s). It buys nothing measurable here: a
-  // parse costs ~31 µs either way once warm (measured). `--no-wasm-tier-up` alone does not stop
-  // the dynamic tier-up. Process-wide, but this grammar is the broker's only wasm.
+  // functions with TurboFan after the first parses, in background threads that on a laptop or a
+  // 2-CPU runner compete with the agent and the relay and hold up the exit of a short command, for
+  // no faster parse once warm (bench/RESULTS.md, "The grammar stays on the baseline wasm compiler").
+  // `--no-wasm-tier-up` alone does not stop the dynamic tier-up. Process-wide, but this grammar is
+  // the broker's only wasm.
   for (const flag of WASM_BASELINE_ONLY) setFlagsFromString(flag);
   await Parser.init();
   const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');

@@ -1,7 +1,7 @@
 /**
  * Fast path for the commonest lines: plain words joined by `&&`, `||`, `;` and `|`
- * (`npm test && git status | head`). tree-sitter costs tens of µs a call; such a line needs none
- * of it. This is not a second shell grammar: it accepts only a tiny alphabet in which no character
+ * (`npm test && git status | head`). tree-sitter is most of what analysing a line costs
+ * (bench/RESULTS.md, "The plain-line fast path"); such a line needs none of it. This is not a second shell grammar: it accepts only a tiny alphabet in which no character
  * has a meaning to bash besides being part of a word, builds the same syntax tree tree-sitter-bash
  * builds for it, and the rest of the analysis (statement walker, cd scopes, wrappers, hazards) runs
  * unchanged on that tree. Anything else — or anything the least bit unusual — returns undefined

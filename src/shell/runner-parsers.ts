@@ -5,7 +5,7 @@
  */
 import { basename } from './paths.js';
 import { isShell } from './shell-invocation.js';
-import type { PeelResult, Peeled } from './wrappers.js';
+import type { PeelResult, Peeled } from './wrapper-spec.js';
 import type { Word } from './words.js';
 
 type Parser = (argv: readonly Word[]) => PeelResult;

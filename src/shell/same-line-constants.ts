@@ -20,7 +20,7 @@ const SHELL_MAINTAINED = /^(_|RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|EPOCHSECONDS
 const LITERAL_VALUE_TYPES = new Set(['word', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'number', 'simple_expansion', 'expansion']);
 
 /** The constants of a line that assigns none (most lines): nothing to look up. */
-export const NO_CONSTANTS = { assign(): void {}, valueOf: (): string | undefined => undefined };
+const NO_CONSTANTS = { assign(): void {}, valueOf: (): string | undefined => undefined };
 
 export type Constants = typeof NO_CONSTANTS | LineConstants;
 

@@ -4,7 +4,8 @@
  * in a forked scope, and a redirect written after a list or pipeline applies to its last command.
  */
 import { forkScope, forgetCwd, type Scope } from './collector.js';
-import { checkAssignments, runInvocation, type Frame } from './command-runner.js';
+import { checkAssignments } from './command-checks.js';
+import { runInvocation, type Frame } from './command-runner.js';
 import { CodeScanner } from './code-scanner.js';
 import { isHazardousVariable } from './hazards.js';
 import { describeRedirect } from './redirects.js';

@@ -27,10 +27,6 @@ export function childrenByField(node: SyntaxNode, field: string): SyntaxNode[] {
   return node.children.filter((child) => child.field === field);
 }
 
-export function firstChildOfType(node: SyntaxNode, type: string): SyntaxNode | undefined {
-  return node.children.find((child) => child.type === type);
-}
-
 /**
  * tree-sitter-bash splits some single words into several nodes: `cu\<newline>rl` (bash removes a
  * backslash-newline inside a word) and `$"x"`. Nodes with nothing (or only backslash-newlines)

@@ -3,6 +3,8 @@
  * take values, where the command starts, what the options do to it. Letters are short options,
  * names long ones. An option a spec does not list makes the line unresolvable.
  */
+import type { Word } from './words.js';
+
 export interface WrapperSpec {
   /** Short options without a value. */
   readonly flags?: string;
@@ -75,4 +77,26 @@ export interface WrapperSpec {
   readonly elsewhere?: string;
   /** The first operand names a subcommand; only those listed run a command, others are ordinary. */
   readonly subcommands?: Readonly<Record<string, WrapperSpec>>;
+}
+
+/** What peeling one wrapper gives; produced by wrappers.ts and by runner-parsers.ts for the programs no table describes. */
+export type PeelResult =
+  | { readonly kind: 'not-a-wrapper' }
+  | { readonly kind: 'unresolvable'; readonly reason: string }
+  | Peeled;
+
+export interface Peeled {
+  readonly kind: 'inner';
+  readonly wrapper: string;
+  readonly reportSelf: boolean;
+  /** What runs: the inner argv, or shell code. */
+  readonly run: { readonly type: 'argv'; readonly words: readonly Word[] } | { readonly type: 'code'; readonly code: Word };
+  readonly assignments: readonly Word[];
+  readonly chdir: Word | undefined;
+  /** The inner command's working directory is not known (a new root, another host, a login home). */
+  readonly forgetsCwd: boolean;
+  readonly writes: readonly Word[];
+  readonly suppliesArguments: boolean;
+  /** Reasons the line stays unresolvable although the inner command is analysed (remote, approximate). */
+  readonly notes: readonly string[];
 }

@@ -14,29 +14,8 @@ import { assignedName } from './hazards.js';
 import { RUNNERS } from './runner-table.js';
 import { customRunner } from './runner-parsers.js';
 import { CLASSIC_WRAPPERS } from './wrapper-table.js';
-import type { WrapperSpec } from './wrapper-spec.js';
+import type { PeelResult, Peeled, WrapperSpec } from './wrapper-spec.js';
 import type { Word } from './words.js';
-
-export type PeelResult =
-  | { readonly kind: 'not-a-wrapper' }
-  | { readonly kind: 'unresolvable'; readonly reason: string }
-  | Peeled;
-
-export interface Peeled {
-  readonly kind: 'inner';
-  readonly wrapper: string;
-  readonly reportSelf: boolean;
-  /** What runs: the inner argv, or shell code. */
-  readonly run: { readonly type: 'argv'; readonly words: readonly Word[] } | { readonly type: 'code'; readonly code: Word };
-  readonly assignments: readonly Word[];
-  readonly chdir: Word | undefined;
-  /** The inner command's working directory is not known (a new root, another host, a login home). */
-  readonly forgetsCwd: boolean;
-  readonly writes: readonly Word[];
-  readonly suppliesArguments: boolean;
-  /** Reasons the line stays unresolvable although the inner command is analysed (remote, approximate). */
-  readonly notes: readonly string[];
-}
 
 const NOT_A_WRAPPER: PeelResult = Object.freeze({ kind: 'not-a-wrapper' });
 
@@ -44,10 +23,6 @@ function specOf(program: string): WrapperSpec | undefined {
   // Own keys only: `constructor`, `toString` … are program names, not wrappers.
   if (Object.hasOwn(CLASSIC_WRAPPERS, program)) return CLASSIC_WRAPPERS[program];
   return Object.hasOwn(RUNNERS, program) ? RUNNERS[program] : undefined;
-}
-
-export function isWrapper(program: string): boolean {
-  return specOf(program) !== undefined || customRunner(program) !== undefined;
 }
 
 interface State {

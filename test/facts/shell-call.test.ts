@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractFacts, type ExtractContext } from '../../src/facts/extract.js';
+import type { ExtractContext } from '../../src/facts/context.js';
+import { extractFacts } from '../../src/facts/extract.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { finalCwdsOf } from '../../src/facts/shell-call.js';
 import { mergeToolCall, TOO_MANY_DIRECTORY_HINTS, type ToolCallState } from '../../src/facts/tool-call.js';

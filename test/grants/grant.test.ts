@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Grant, GrantItem, GrantScope, GrantSubject } from '../../src/grants/grant.js';
-import { describeGrant, describeSubject, grantCoversItem, sameSubjectAndScope, subjectOfItem } from '../../src/grants/grant.js';
+import { describeGrant, describeSubject } from '../../src/grants/describe.js';
+import { grantCoversItem, sameSubjectAndScope, subjectOfItem } from '../../src/grants/grant.js';
 import type { SimpleCommand } from '../../src/shell/types.js';
 
 const PROJECT = '/home/dev/project-x';

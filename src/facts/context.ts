@@ -1,0 +1,24 @@
+/**
+ * What fact extraction knows about the session besides the call itself. Its own module so that
+ * extract.ts and the shell-call analysis it delegates to (shell-call.ts) both depend on it rather
+ * than on each other.
+ */
+import type { ShellAnalyzer } from '../shell/types.js';
+import type { FileExists } from './argument-facts.js';
+import type { PathCanonicalizer } from './paths.js';
+
+export interface ExtractContext {
+  /** Session cwd; absolute, or NO_WORKSPACE (relative paths are then unresolvable). */
+  readonly workspace: string;
+  readonly home: string;
+  readonly agent: string | undefined;
+  readonly shell: ShellAnalyzer;
+  readonly canonicalize: PathCanonicalizer;
+  /**
+   * The directories the session's own shell may be in, for agents whose shell keeps its directory
+   * between calls (session/shell-state.ts): undefined when the call starts a fresh shell, null when not known.
+   */
+  readonly shellCwd?: readonly string[] | null;
+  /** For deny-only facts: whether an argument of an unmodelled program names an existing file. */
+  readonly fileExists: FileExists;
+}

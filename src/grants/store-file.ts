@@ -1,0 +1,130 @@
+/**
+ * `<dir>/grants.json` itself: `{ "version": 1, "grants": [...] }`, read and written through `conf`
+ * (atomic temp-file + fsync + rename writes, file mode 0600), its identity on disk for caching, and
+ * moving a corrupt one aside. No locking and no reporting: file-store.ts decides when each is done.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Conf from 'conf';
+import type { Grant } from './grant.js';
+import { errorCode } from './lock.js';
+import { checkGrantsFile, GRANTS_FILE_VERSION, type GrantsFile } from './shape.js';
+
+const GRANTS_FILE_NAME = 'grants.json';
+
+export type ReadResult =
+  | { readonly kind: 'ok'; readonly grants: readonly Grant[] }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'corrupt'; readonly reason: string }
+  | { readonly kind: 'newer'; readonly reason: string }
+  | { readonly kind: 'io'; readonly error: unknown };
+
+/** Thrown by conf's deserialize hook, so failures are told apart by class, not by message text. */
+class StoreFormatError extends Error {
+  constructor(
+    message: string,
+    readonly newerVersion: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export class StoreFile {
+  readonly dir: string;
+  readonly path: string;
+  #conf: Conf<GrantsFile> | undefined;
+
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+    this.path = path.join(this.dir, GRANTS_FILE_NAME);
+  }
+
+  /** The grants on disk, deep-frozen; never throws. */
+  read(): ReadResult {
+    try {
+      if (!fs.existsSync(this.path)) return { kind: 'missing' };
+      // conf reads and deserializes the whole file on every `store` access.
+      const data: Partial<GrantsFile> = this.#openConf().store;
+      // conf answers a file deleted since existsSync() with `{}` without deserializing it.
+      if (data.grants === undefined) return { kind: 'missing' };
+      return { kind: 'ok', grants: deepFreeze(data.grants) };
+    } catch (error) {
+      if (error instanceof StoreFormatError) {
+        return error.newerVersion === undefined ? { kind: 'corrupt', reason: error.message } : { kind: 'newer', reason: error.message };
+      }
+      if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'io', error };
+    }
+  }
+
+  write(grants: readonly Grant[]): void {
+    this.#openConf().store = { version: GRANTS_FILE_VERSION, grants };
+  }
+
+  /** Identity of the file on disk; 'missing' when absent, undefined when it cannot be checked. */
+  stamp(): string | undefined {
+    try {
+      const s = fs.statSync(this.path, { bigint: true });
+      return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+    } catch (error) {
+      const code = errorCode(error);
+      return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined;
+    }
+  }
+
+  /** Renames the file, byte for byte, to a free `grants.json.corrupt-<time>`; returns that path. Throws when the rename fails. */
+  moveAside(now: Date): string {
+    const backupPath = this.#freeBackupPath(now);
+    fs.renameSync(this.path, backupPath);
+    return backupPath;
+  }
+
+  #freeBackupPath(now: Date): string {
+    const time = now.toISOString().replaceAll(':', '-');
+    const base = `${this.path}.corrupt-${time}`;
+    for (let n = 1; ; n++) {
+      const candidate = n === 1 ? base : `${base}-${n}`;
+      if (!fs.existsSync(candidate)) return candidate;
+    }
+  }
+
+  #openConf(): Conf<GrantsFile> {
+    // Constructed lazily: conf reads (and validates) the file in its constructor.
+    this.#conf ??= new Conf<GrantsFile>({
+      cwd: this.dir,
+      configName: 'grants',
+      fileExtension: 'json',
+      projectName: 'acp-broker',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false, // we back a corrupt store up instead of emptying it
+      serialize: (value) => `${JSON.stringify(value, undefined, 2)}\n`,
+      deserialize: parseGrantsText,
+    });
+    return this.#conf;
+  }
+}
+
+function parseGrantsText(text: string): GrantsFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new StoreFormatError(`invalid JSON: ${describeError(error)}`, undefined);
+  }
+  const check = checkGrantsFile(value);
+  if (!check.ok) throw new StoreFormatError(check.reason, check.newerVersion);
+  return check.file;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
