@@ -23,7 +23,7 @@ export type LoadedPolicies =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 /** Parse and validate one text (the YAML stage; no shell parser needed). */
-export function parsePolicy(text: PolicyText): CompiledPolicy {
+function parsePolicy(text: PolicyText): CompiledPolicy {
   return loadPolicyText(text.text, text.source.file, text.source.layer);
 }
 
