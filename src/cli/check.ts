@@ -2,16 +2,18 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { answerFor } from '../broker/answer.js';
 import { BrokerError } from '../core/errors.js';
-import { extractFacts } from '../facts/extract.js';
+import { decide } from '../decision/decide.js';
+import { loadEngine } from '../engine/engine.js';
 import { mergeToolCall } from '../facts/tool-call.js';
 import { isPermissionOption } from '../protocol/acp.js';
-import { evaluate, type Evaluation } from '../policy/evaluate.js';
+import type { Evaluation } from '../policy/evaluate.js';
 import { nonInteractiveFallback } from '../policy/types.js';
 import { realpathCanonicalizer } from '../platform/canonicalize.js';
+import { brokerDirs } from '../platform/dirs.js';
 import { describeFsError } from '../platform/fs-errors.js';
 import { diskFileExists } from '../platform/file-exists.js';
 import { single, type ParsedArgs } from './args.js';
-import { loadEngine } from './engine.js';
+import { policySources } from './policy-sources.js';
 
 /**
  * `acp-broker check REQUEST.json|-`: decide one permission request offline and explain why.
@@ -21,15 +23,16 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   const source = args.positionals[0];
   if (source === undefined || args.positionals.length > 1) throw new BrokerError('usage', 'check takes one REQUEST.json (or - for stdin)');
   const params = readRequest(source);
-  const engine = await loadEngine(args, io.stderr);
+  const dirs = brokerDirs();
+  const engine = await loadEngine(policySources(args, dirs), dirs, io.stderr);
   if (!engine) return 2;
   const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
-  const canonicalize = realpathCanonicalizer();
-  const facts = extractFacts(mergeToolCall(undefined, params.toolCall), {
-    workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell, canonicalize, fileExists: diskFileExists(),
-  });
   const policy = engine.policies.forWorkspace(cwd);
-  const evaluation = evaluate(policy, facts, { home: engine.dirs.home, canonicalize });
+  // From the policy alone: remembered grants are not consulted.
+  const { facts, evaluation } = decide(mergeToolCall(undefined, params.toolCall), {
+    policy, workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell,
+    canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(),
+  });
   const options = (Array.isArray(params.options) ? params.options : []).filter(isPermissionOption);
   const nonInteractive = nonInteractiveFallback(policy);
   const interactive = evaluation.decision === 'ask' ? undefined : answerFor(evaluation.decision, options);

@@ -3,10 +3,16 @@ import { PassThrough } from 'node:stream';
 import type { AuditRecord } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
-import { tuneJitForRelay } from '../relay/jit-tuning.js';
+import type { Engine } from '../engine/engine.js';
+import { decisionIdGenerator, engineDecisionDeps, openGrantStore } from '../engine/relay-deps.js';
+import { brokerDirs } from '../platform/dirs.js';
 import { runAgent } from '../relay/run-agent.js';
+import { whenDecisionsReady } from '../startup/deferred-loading.js';
+import { tuneJitForRelay } from '../startup/jit-tuning.js';
+import { LateGrantStore } from '../startup/late-grant-store.js';
+import { startEngine } from '../startup/start-engine.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
+import { policySources } from './policy-sources.js';
 import { runHeadlessClient } from './exec-client.js';
 import { readPromptFile } from './preflight.js';
 
@@ -24,12 +30,12 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   tuneJitForRelay();
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
-  const starting = await startEngine(args, stderr, { watch: true });
+  const dirs = brokerDirs();
+  const starting = await startEngine(policySources(args, dirs), dirs, stderr, { watch: true });
   if (!starting) return 2;
   let engine: Engine | undefined;
   // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
   // with the agent's own start-up.
-  const dirs = starting.dirs;
   const quiet = args.flags.has('--quiet');
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   // A CI run's record must exist: an audit file that cannot be opened fails the run before it starts.
@@ -42,8 +48,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
     close: () => fileSink.close(),
   };
   const grants = new LateGrantStore();
-  const decisionsReady = Promise.all([starting.ready, openGrantStore(dirs, audit, stderr)])
-    .then(([ready, store]) => { engine = ready; grants.attach(store); });
+  const decisionsReady = whenDecisionsReady({
+    engine: starting.ready, grants: openGrantStore(dirs, audit, stderr), attach: (ready, store) => { engine = ready; grants.attach(store); },
+  });
   const [command, ...agentArgs] = args.agent as [string, ...string[]];
   const clientToBroker = new PassThrough();
   const brokerToClient = new PassThrough();

@@ -3,8 +3,10 @@ import { BrokerError } from '../core/errors.js';
 import { parseArgs, USAGE } from './args.js';
 import { preflight } from './preflight.js';
 // Static, unlike the other commands' modules: `run` is the hot path, and the agent's spawn should
-// not wait for one more module load.
-import { earlyStart } from './early-start.js';
+// not wait for one more module load (src/startup/README.md).
+import { brokerDirs } from '../platform/dirs.js';
+import { earlyStart } from '../startup/early-start.js';
+import { policySources } from './policy-sources.js';
 
 const VERSION = '0.1.0';
 const io = () => ({ stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) });
@@ -17,7 +19,8 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (args.command) {
     // Each command's modules load only when it runs: start-up time is the agent's start-up time.
     case 'run': {
-      const early = args.flags.has('--help') ? undefined : earlyStart(args);
+      const dirs = brokerDirs();
+      const early = args.flags.has('--help') ? undefined : earlyStart(args.agent, policySources(args, dirs), dirs);
       return (await import('./run.js')).runCommand(args, early);
     }
     case 'exec': return (await import('./exec.js')).execCommand(args);

@@ -1,20 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatLocation } from '../core/errors.js';
+import { compilePolicy } from '../engine/pipeline.js';
+import { readPolicyFile } from '../engine/read-policy.js';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
 import { describeExample, ruleMatchesExample } from '../policy/examples.js';
 import { lintPolicy, rulesWithoutExamples } from '../policy/lint.js';
-import { loadPolicyText } from '../policy/load.js';
-import { readPolicyFile } from '../policy/read-file.js';
 import { PROJECT_POLICY_PATH } from '../policy/trust.js';
 import type { PolicyFile } from '../policy/types.js';
 import { brokerDirs } from '../platform/dirs.js';
 import { TrustFile } from '../runtime/trust-file.js';
 import { createShellAnalyzer } from '../shell/index.js';
 import type { ShellAnalyzer } from '../shell/types.js';
-import { checkExamples } from '../policy/examples.js';
 import type { ParsedArgs } from './args.js';
-import { policySources } from './engine.js';
+import { policySources } from './policy-sources.js';
 
 interface Io { stdout: (s: string) => void; stderr: (s: string) => void }
 
@@ -27,12 +26,11 @@ function filesOf(args: ParsedArgs): string[] {
 function loadForTooling(file: string, shell: ShellAnalyzer): { policy: PolicyFile | undefined; diagnostics: Diagnostic[] } {
   const read = readPolicyFile(file);
   if ('diagnostic' in read) return { policy: undefined, diagnostics: [read.diagnostic] };
-  const text = read.text;
-  const loaded = loadPolicyText(text, file, 'user');
-  const diagnostics = [...loaded.diagnostics];
-  if (loaded.policy) diagnostics.push(...checkExamples(loaded.policy, shell), ...lintPolicy(loaded.policy));
+  const compiled = compilePolicy({ source: { file, layer: 'user' }, text: read.text }, shell);
+  const diagnostics = [...compiled.diagnostics];
+  if (compiled.policy) diagnostics.push(...lintPolicy(compiled.policy));
   diagnostics.sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
-  return { policy: loaded.policy, diagnostics };
+  return { policy: compiled.policy, diagnostics };
 }
 
 /** `acp-broker validate [FILE...]`: every problem, errors and warnings; exit 1 on any error. */
@@ -91,8 +89,8 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   }
   const text = readFileSync(file, 'utf8');
   const shell = await createShellAnalyzer();
-  const loaded = loadPolicyText(text, file, 'project');
-  const problems = [...loaded.diagnostics, ...(loaded.policy ? checkExamples(loaded.policy, shell) : [])].filter((d) => d.severity === 'error');
+  const loaded = compilePolicy({ source: { file, layer: 'project' }, text }, shell);
+  const problems = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.policy || problems.length > 0) {
     for (const d of problems) io.stdout(`${formatDiagnostic(d)}\n`);
     io.stderr('acp-broker: not trusted: the project policy is invalid\n');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PolicySource } from '../policy/sources.js';
+import type { PolicySource } from '../engine/read-policy.js';
 import { packagePath, type BrokerDirs } from '../platform/dirs.js';
 import type { ParsedArgs } from './args.js';
 

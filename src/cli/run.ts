@@ -2,12 +2,18 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileAuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
-import type { EarlyChild } from '../relay/early-child.js';
-import { tuneJitForRelay } from '../relay/jit-tuning.js';
+import type { Engine } from '../engine/engine.js';
+import { decisionIdGenerator, engineDecisionDeps, openGrantStore } from '../engine/relay-deps.js';
+import { brokerDirs } from '../platform/dirs.js';
 import { signalAgentTree } from '../relay/process-group.js';
 import { runAgent } from '../relay/run-agent.js';
+import { loadingGate, whenDecisionsReady } from '../startup/deferred-loading.js';
+import type { EarlyChild } from '../startup/early-child.js';
+import { tuneJitForRelay } from '../startup/jit-tuning.js';
+import { LateGrantStore } from '../startup/late-grant-store.js';
+import { startEngine } from '../startup/start-engine.js';
 import { single, type ParsedArgs } from './args.js';
-import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
+import { policySources } from './policy-sources.js';
 
 /** `acp-broker run -- AGENT…`: what the editor launches. Exits with the agent's exit code. */
 export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<number> {
@@ -20,11 +26,10 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   }
   tuneJitForRelay();
   const stderr = (s: string) => process.stderr.write(s);
-  // With an early agent, the heavy loading waits until the agent has spoken (or a second has passed),
-  // so it does not compete with the agent's own start-up for the CPU.
-  let startLoading: () => void = () => {};
-  const loadingGate = early ? new Promise<void>((resolve) => { startLoading = resolve; }) : Promise.resolve();
-  const starting = await startEngine(args, stderr, { watch: true, after: loadingGate });
+  // With an early agent, the heavy loading waits until the agent has spoken (src/startup/README.md).
+  const gate = loadingGate(early !== undefined);
+  const dirs = brokerDirs();
+  const starting = await startEngine(policySources(args, dirs), dirs, stderr, { watch: true, after: gate.opened });
   if (!starting) {
     if (early) signalAgentTree(early.process, 'SIGTERM');
     return 2;
@@ -32,7 +37,6 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   let engine: Engine | undefined;
   // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
   // with the agent's own start-up.
-  const dirs = starting.dirs;
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   const audit = fileAuditSink(auditPath, (m) => stderr(`${m}\n`));
   const grants = new LateGrantStore();
@@ -42,12 +46,10 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const decisionDeps = engineDecisionDeps(() => engine, {
     dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
   });
-  // Decisions wait for the engine and the grants store, then for a short rehearsal of the decision
-  // path (see broker/rehearsal.ts), so the first real decisions do not run cold.
-  const decisionsReady = Promise.all([starting.ready, loadingGate.then(() => openGrantStore(dirs, audit, stderr))])
-    .then(([ready, store]) => { engine = ready; grants.attach(store); })
-    .then(() => import('../broker/rehearsal.js'))
-    .then(({ rehearseDecisions }) => rehearseDecisions(decisionDeps));
+  const decisionsReady = whenDecisionsReady({
+    engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
+    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: decisionDeps,
+  });
   const session = runAgent({
     command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
@@ -55,10 +57,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
       ...(timeout !== undefined ? { escalationTimeoutMs: Number(timeout) * 1000 } : {}),
     },
   });
-  if (early) {
-    session.child.stdout?.once('data', () => setImmediate(startLoading));
-    setTimeout(startLoading, 1000).unref();
-  }
+  if (early) gate.openWhenSpoken(session.child);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => signalAgentTree(session.child, signal));
   }

@@ -5,7 +5,7 @@ import { INTERCEPTED_METHODS } from '../protocol/acp.js';
 import { encode, RPC_ERRORS } from '../protocol/jsonrpc.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/line-splitter.js';
 import { BatchWriter, pumpLines } from './connect.js';
-import { spawnEarly, type EarlyChild } from './early-child.js';
+import { spawnEarly, type EarlyChild } from '../startup/early-child.js';
 import { OversizedAgentLines } from './oversized-agent-lines.js';
 import { endAgentGroup, signalAgentTree } from './process-group.js';
 

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compilePolicy, layerPolicies, loadPolicies } from '../engine/pipeline.js';
+import { readPolicyFile, type PolicySource } from '../engine/read-policy.js';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
-import { loadPolicyFiles, type PolicySource } from '../policy/sources.js';
 import { PROJECT_POLICY_PATH, trustStatus } from '../policy/trust.js';
 import type { PolicyFile, PolicySet } from '../policy/types.js';
 import type { ShellAnalyzer } from '../shell/types.js';
@@ -31,8 +32,8 @@ export class PolicyManager {
 
   /** The first load: any error means the broker must not start. */
   load(): { ok: boolean; diagnostics: readonly Diagnostic[] } {
-    const loaded = loadPolicyFiles(this.options.sources, this.options.shell);
-    if (!loaded.policy) return { ok: false, diagnostics: loaded.diagnostics };
+    const loaded = loadPolicies(this.options.sources, this.options.shell);
+    if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics };
     this.base = loaded.policy.files;
     if (this.options.watch) {
       for (const s of this.options.sources) this.watch(s.file, () => this.reloadBase());
@@ -61,8 +62,8 @@ export class PolicyManager {
   }
 
   private reloadBase(): void {
-    const loaded = loadPolicyFiles(this.options.sources, this.options.shell);
-    if (!loaded.policy) {
+    const loaded = loadPolicies(this.options.sources, this.options.shell);
+    if (!loaded.ok) {
       const problems = loaded.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n');
       this.options.log(`acp-broker: the edited policy was rejected; the last good policy stays in force.\n${problems}`);
       return;
@@ -81,15 +82,16 @@ export class PolicyManager {
   private projectLayer(workspace: string): PolicyFile | undefined {
     const file = join(workspace, ...PROJECT_POLICY_PATH);
     if (!existsSync(file)) return undefined;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      this.options.log(`acp-broker: cannot read the project policy ${file}: ${(error as Error).message}; asking instead of trusting it`);
+    const read = readPolicyFile(file);
+    if ('diagnostic' in read) {
+      this.options.log(`acp-broker: cannot read the project policy ${file}: ${read.error.message}; asking instead of trusting it`);
       return failClosedLayer(file);
     }
-    const loaded = loadPolicyFiles([{ file, layer: 'project' }], this.options.shell);
-    const policy = loaded.policy?.files[0];
+    // Read once: the rules applied and the trust judged are of the same bytes.
+    const text = read.text;
+    const compiled = compilePolicy({ source: { file, layer: 'project' }, text }, this.options.shell);
+    const loaded = layerPolicies(compiled.policy ? [compiled.policy] : [], compiled.diagnostics);
+    const policy = loaded.ok ? loaded.policy.files[0] : undefined;
     if (!policy) {
       const problems = loaded.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n');
       this.options.log(`acp-broker: the project policy is invalid; its rules are not applied and undecided requests ask.\n${problems}`);

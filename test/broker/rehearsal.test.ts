@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/event.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { FileGrantStore } from '../../src/grants/file-store.js';
-import { rehearseDecisions } from '../../src/broker/rehearsal.js';
+import { rehearseDecisions } from '../../src/startup/rehearsal.js';
 import { tempDir } from '../helpers/cli.js';
 import { harness, policyFrom, shell } from '../helpers/harness.js';
 

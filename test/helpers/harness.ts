@@ -3,10 +3,9 @@ import { auditLine, type AuditSink } from '../../src/audit/sink.js';
 import { Broker } from '../../src/broker/broker.js';
 import type { EscalationChannel } from '../../src/escalation/channel.js';
 import { lexicalOnly, type PathCanonicalizer } from '../../src/facts/paths.js';
-import { loadPolicyText } from '../../src/policy/load.js';
-import { checkExamples } from '../../src/policy/examples.js';
+import { compilePolicy, layerPolicies } from '../../src/engine/pipeline.js';
 import type { GrantStore } from '../../src/grants/store.js';
-import type { Layer, PolicySet } from '../../src/policy/types.js';
+import type { Layer, PolicyFile, PolicySet } from '../../src/policy/types.js';
 import { createShellAnalyzer } from '../../src/shell/index.js';
 import type { ShellAnalyzer } from '../../src/shell/types.js';
 
@@ -16,17 +15,19 @@ export function shell(): Promise<ShellAnalyzer> {
   return analyzer;
 }
 
-/** Compile policy YAML (one file per layer entry); throws with every diagnostic on an invalid one. */
+/** Compile policy YAML (one file per layer entry) through the broker's pipeline; throws with every error on an invalid one. */
 export async function policyFrom(...docs: (string | { text: string; layer: Layer })[]): Promise<PolicySet> {
   const analyzer = await shell();
-  const files = docs.map((doc, i) => {
+  const files: PolicyFile[] = [];
+  const diagnostics = docs.flatMap((doc, i) => {
     const { text, layer } = typeof doc === 'string' ? { text: doc, layer: 'user' as Layer } : doc;
-    const loaded = loadPolicyText(text, `policy-${i}.yaml`, layer);
-    const problems = [...loaded.diagnostics, ...(loaded.policy ? checkExamples(loaded.policy, analyzer) : [])].filter((d) => d.severity === 'error');
-    if (!loaded.policy || problems.length > 0) throw new Error(problems.map((d) => `${d.location.line}:${d.location.column} ${d.message}`).join('\n'));
-    return loaded.policy;
+    const compiled = compilePolicy({ source: { file: `policy-${i}.yaml`, layer }, text }, analyzer);
+    if (compiled.policy) files.push(compiled.policy);
+    return compiled.diagnostics;
   });
-  return { files };
+  const loaded = layerPolicies(files, diagnostics);
+  if (!loaded.ok) throw new Error(loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.location.line}:${d.location.column} ${d.message}`).join('\n'));
+  return loaded.policy;
 }
 
 export interface Harness {

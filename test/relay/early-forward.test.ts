@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { setImmediate as turn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { forwardClientEarly } from '../../src/relay/early-child.js';
+import { forwardClientEarly } from '../../src/startup/early-forward.js';
 
 function fakeChild() {
   const stdin = new PassThrough();

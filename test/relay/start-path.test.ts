@@ -22,12 +22,12 @@ function packagesLoadedBy(entry: string): string[] {
 // YAML parser, the shell parser and the grants store (conf/ajv) load while the agent boots.
 describe('what `run` loads before the agent has started', () => {
   it('the early start and the relay load no third-party package', () => {
-    expect(packagesLoadedBy('cli/early-start.js')).toEqual([]);
+    expect(packagesLoadedBy('startup/early-start.js')).toEqual([]);
     expect(packagesLoadedBy('cli/run.js')).toEqual([]);
   });
 
   it('the early start loads no crypto module (~4 ms): known policies are compared whole, not hashed', () => {
-    const builtins = modulesLoadedBy('cli/early-start.js').filter((url) => url.startsWith('node:'));
+    const builtins = modulesLoadedBy('startup/early-start.js').filter((url) => url.startsWith('node:'));
     expect(builtins).not.toContain('node:crypto');
     expect(builtins).toContain('node:child_process'); // (control) the hook does see built-ins
   });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckedPolicies } from '../../src/runtime/checked-policies.js';
+import { CheckedPolicies } from '../../src/startup/checked-policies.js';
 import { tempDir } from '../helpers/cli.js';
 
 const POLICY = 'version: 1\nrules:\n  - id: a\n    decision: allow\n    match: { kind: read }\n';

@@ -10,8 +10,8 @@ const MAX_TOTAL_CHARS = 1 << 20;
  * Policy contents whose examples already passed. Checking examples needs the shell parser, which
  * takes a moment to load; a policy seen before lets the broker start the agent first and load the
  * parser while the agent boots. The contents are kept whole and compared exactly: no hash to
- * collide, and no crypto module to load before the agent's spawn (~4 ms). A missing or damaged
- * record only means checking again.
+ * collide, and no crypto module to load before the agent's spawn. A missing or damaged record only
+ * means checking again.
  */
 export class CheckedPolicies {
   private readonly path: string;
@@ -47,7 +47,7 @@ export class CheckedPolicies {
   private read(): string[] {
     try {
       const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as { version?: unknown; policies?: unknown };
-      // Version 1 kept hashes: read as nothing, so each policy is checked once more.
+      // A version 1 record (hashes) reads as nothing: each policy is then checked once more.
       return parsed.version === 2 && Array.isArray(parsed.policies) ? parsed.policies.filter((p): p is string => typeof p === 'string') : [];
     } catch {
       return [];

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { auditLine, type AuditSink } from '../audit/sink.js';
 import { encode } from '../protocol/jsonrpc.js';
-import { Broker, type DecisionDeps } from './broker.js';
+import { Broker, type DecisionDeps } from '../broker/broker.js';
 
 /**
  * A rehearsal of the decision path, run once the engine has loaded and before the first real

@@ -1,0 +1,52 @@
+import { assembleEngine, INVALID_POLICY_MESSAGE, loadShellAnalyzer, type Engine } from '../engine/engine.js';
+import { readPolicySources, type PolicySource } from '../engine/read-policy.js';
+import type { BrokerDirs } from '../platform/dirs.js';
+import { formatDiagnostic } from '../policy/diagnostics.js';
+import { CheckedPolicies } from './checked-policies.js';
+
+export interface StartingEngine {
+  /** Resolves when decisions can be made; the agent may already be running meanwhile. */
+  readonly ready: Promise<Engine>;
+}
+
+/**
+ * Start the engine so the agent can be spawned as early as possible: the policy's syntax and schema
+ * are always checked first (an invalid policy starts nothing). Its examples need the shell parser;
+ * unless this exact content passed before, they are checked before returning too. The parser and
+ * the layered policy then finish loading in the background while the agent boots.
+ */
+export async function startEngine(
+  sources: readonly PolicySource[], dirs: BrokerDirs, stderr: (s: string) => void, options: { watch?: boolean; after?: Promise<void> } = {},
+): Promise<StartingEngine | undefined> {
+  const read = readPolicySources(sources);
+  const texts = read.texts.map((t) => t.text);
+  const checked = new CheckedPolicies(dirs.state);
+  // Content that fully validated before is known good: the agent can start before YAML even loads,
+  // and the parser may wait for `after`. Anything else is validated now, parser and all.
+  const known = read.diagnostics.length === 0 && checked.allChecked(texts);
+  const shellLoading = known && options.after ? options.after.then(loadShellAnalyzer) : loadShellAnalyzer();
+  shellLoading.catch(() => {});
+  if (!known) {
+    const { validatePolicies } = await import('../engine/pipeline.js');
+    const problems = await validatePolicies(read.texts, read.diagnostics, () => shellLoading);
+    for (const d of problems) stderr(`${formatDiagnostic(d)}\n`);
+    if (problems.some((d) => d.severity === 'error')) {
+      stderr(INVALID_POLICY_MESSAGE);
+      return undefined;
+    }
+    checked.remember(texts);
+  }
+  const ready = (async (): Promise<Engine> => {
+    // Known-good content: nothing heavy loads before `after` (the agent's boot needs the CPU).
+    if (known && options.after) await options.after;
+    const { engine, loaded } = await assembleEngine(sources, dirs, shellLoading, stderr, { watch: options.watch ?? false });
+    if (!loaded.ok) {
+      // The files changed since they were checked: report, and let decisions fail closed.
+      for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
+      throw new Error('the policy changed while starting and is now invalid');
+    }
+    return engine;
+  })();
+  ready.catch(() => {});
+  return { ready };
+}
