@@ -4,7 +4,7 @@ import type { GrantStore } from '../grants/store.js';
 import type { CallItem } from '../policy/items.js';
 import type { GrantHit, GrantLookup } from '../policy/evaluate.js';
 
-export function toGrantItem(item: CallItem, facts: CallFacts): GrantItem {
+function toGrantItem(item: CallItem, facts: CallFacts): GrantItem {
   switch (item.type) {
     case 'command': return { type: 'command', command: item.command };
     case 'path': return { type: 'path', path: item.path.path, access: item.path.access };

@@ -50,7 +50,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   return CHECK_EXIT_CODES[evaluation.decision];
 }
 
-export const CHECK_EXIT_CODES = { allow: 0, deny: 1, ask: 3 } as const;
+const CHECK_EXIT_CODES = { allow: 0, deny: 1, ask: 3 } as const;
 
 /** The params of a `session/request_permission` from a file or stdin: the whole message or its params. */
 function readRequest(source: string): { toolCall: Record<string, unknown>; options?: unknown } {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { problemEvent } from '../audit/event.js';
 import type { AuditSink } from '../audit/sink.js';
 import type { DecisionDeps } from '../broker/broker.js';
 import type { FileGrantStore } from '../grants/file-store.js';
@@ -32,7 +33,7 @@ export function decisionIdGenerator(): () => string {
  * "always", `acp-broker grants revoke`) is seen within this window; deciding does not stat the file
  * every time.
  */
-export const GRANTS_FRESH_MS = 100;
+const GRANTS_FRESH_MS = 100;
 
 /** The user's grants; a broken store is reported (stderr and audit) and the broker goes on without it. */
 export async function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr: (s: string) => void): Promise<FileGrantStore> {
@@ -43,7 +44,7 @@ export async function openGrantStore(dirs: BrokerDirs, audit: AuditSink, stderr:
     onProblem: (problem) => {
       const backup = problem.backupPath ? ` It was moved aside to ${problem.backupPath}.` : '';
       stderr(`acp-broker: WARNING: the grants store has a problem (${problem.code}): ${problem.message}.${backup} Continuing without remembered grants.\n`);
-      audit.write({ v: 1, event: 'problem', time: new Date().toISOString(), reason: problem.code, message: `${problem.message}${backup}` });
+      audit.write(problemEvent({ time: new Date(), reason: problem.code, message: `${problem.message}${backup}` }));
     },
   });
 }

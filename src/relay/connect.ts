@@ -122,7 +122,7 @@ export function pumpLines(options: {
 }
 
 /** Write without throwing on a closed peer; the lifecycle code notices closes separately. */
-export function safeWrite(stream: Writable, bytes: Buffer): void {
+function safeWrite(stream: Writable, bytes: Buffer): void {
   if (stream.destroyed || stream.writableEnded) return;
   stream.write(bytes);
 }

@@ -34,7 +34,7 @@ export interface RunAgentOptions {
    * oversized-agent-lines.ts). Default: `ACP_BROKER_MAX_LINE_BYTES` from the environment, else 64 MiB.
    */
   readonly maxLineBytes?: number;
-  /** An agent spawned earlier (see cli/early-start.ts); `command`/`args` then only name it in messages. */
+  /** An agent spawned earlier (see startup/early-start.ts); `command`/`args` then only name it in messages. */
   readonly child?: EarlyChild;
   readonly deps: Omit<BrokerDeps, 'toAgent' | 'toClient'>;
 }
@@ -52,7 +52,7 @@ const POLL_MS = 100;
 const STDERR_AFTER_EXIT_MS = 500;
 
 /** The env fallback for the line maximum (a positive integer of bytes), for tests and emergencies. */
-export function maxLineBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
+function maxLineBytesFrom(env: NodeJS.ProcessEnv): number | undefined {
   const raw = env.ACP_BROKER_MAX_LINE_BYTES;
   if (raw === undefined || !/^\d+$/.test(raw.trim())) return undefined;
   const n = Number(raw);

@@ -44,6 +44,11 @@ export interface StartOptions {
   /** Agent command; the fault agent by default. */
   agent?: string[];
   dir?: string;
+  /**
+   * Start the session `sess-1` in `dir` first (default): the broker gives a session it never saw
+   * start no workspace. `false` for tests that account for every byte the client sends.
+   */
+  session?: boolean;
 }
 
 /** A minimal policy: `npm test` allowed, `git push` denied, anything else asked. */
@@ -68,6 +73,9 @@ export function writePolicy(dir: string, text = POLICY, name = 'policy.yaml'): s
   writeFileSync(file, text);
   return file;
 }
+
+/** The id of the driver's own `session/new`. */
+export const SESSION_REQUEST_ID = 'fault-driver-session';
 
 /** Spawn the real CLI around the fault agent (or `options.agent`) and follow its stdout line by line. */
 export function startBroker(options: StartOptions = {}): BrokerRun {
@@ -147,6 +155,10 @@ export function startBroker(options: StartOptions = {}): BrokerRun {
     waiters.add(check);
     check();
   });
+
+  if (options.session !== false && !options.agent) {
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: SESSION_REQUEST_ID, method: 'session/new', params: { cwd: dir, mcpServers: [] } })}\n`);
+  }
 
   return {
     child, dir, audit, lines, exit, stdoutEnded,
