@@ -6,6 +6,8 @@ import { connect } from 'node:net';
 import { RpcLink, type RpcLinkOptions } from './rpc-link.js';
 import { METHODS, PROTOCOL_VERSION, type HelloResult, type PeerRole } from './protocol.js';
 
+const CONTROL_MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
 export type ConnectFailure =
   /** Nothing listens: no daemon, or a stale socket left by one that crashed. */
   | { readonly type: 'not_running'; readonly detail: string }
@@ -40,7 +42,8 @@ export function connectDaemon(socketPath: string, options: ConnectOptions): Prom
     const timer = setTimeout(() => finish({ type: 'incompatible', detail: `no hello from ${socketPath} within ${options.timeoutMs ?? 2000} ms` }), options.timeoutMs ?? 2000);
     socket.once('error', (error: NodeJS.ErrnoException) => finish({ type: 'not_running', detail: error.code ?? error.message }));
     socket.once('connect', () => {
-      const link = new RpcLink(socket, options);
+      // A control command trusts the daemon's replies, whose lists may be long.
+      const link = new RpcLink(socket, { ...options, maxFrameBytes: options.maxFrameBytes ?? (options.role === 'control' ? CONTROL_MAX_FRAME_BYTES : undefined) });
       for (const [name, method] of Object.entries(options.methods ?? {})) link.addMethod(name, method);
       link.request(METHODS.hello, { protocol: PROTOCOL_VERSION, role: options.role, pid: process.pid, agent: options.agent }).then(
         (result) => {

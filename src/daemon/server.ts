@@ -120,7 +120,10 @@ export class ApprovalsServer {
       const reason = checked.reason === 'answered' && checked.via ? `answered via ${checked.via}` : checked.reason;
       return { withdrawn: this.options.registry.withdraw(peer, checked.approvalId, reason) };
     });
-    link.addMethod(METHODS.list, () => ({ approvals: this.options.registry.pending() }));
+    // Without the diffs, which can be large: 1,000 approvals must fit in one frame.
+    link.addMethod(METHODS.list, () => ({
+      approvals: this.options.registry.pending().map((a) => (a.request.diffs.length === 0 ? a : { ...a, request: { ...a.request, diffs: [] } })),
+    }));
     link.addMethod(METHODS.answer, (params) => {
       const { id, optionId } = valid(checkAnswer(params));
       return this.options.registry.answer(id, optionId, 'terminal');
