@@ -56,7 +56,11 @@ function action(approval: PendingApproval): string {
     : paths.length === 1 ? oneLine(paths[0]!.path, TEXT_CHARS) : `${oneLine(paths[0]!.path, TEXT_CHARS)} and ${paths.length - 1} more`;
   const described = title === undefined ? undefined : `“${oneLine(title, COMMAND_CHARS)}”`;
   switch (kind) {
-    case 'execute': return command !== undefined ? `run \`${shortCommand(command)}\`` : `run ${described ?? 'a command'}`;
+    case 'execute': {
+      if (command === undefined) return `run ${described ?? 'a command'}`;
+      const short = shortCommand(command);
+      return `run \`${short.line}\`${short.moreLines > 0 ? ` (+${short.moreLines} more line${short.moreLines > 1 ? 's' : ''})` : ''}`;
+    }
     case 'edit': return `edit ${named ?? described ?? 'a file'}`;
     case 'delete': return `delete ${named ?? described ?? 'a file'}`;
     case 'move': return `move ${named ?? described ?? 'a file'}`;
@@ -73,11 +77,9 @@ function agentName(approval: PendingApproval): string {
 }
 
 /** A shell line as one readable line: secrets masked, the first line only, cut at a word. */
-export function shortCommand(command: string): string {
+export function shortCommand(command: string): { readonly line: string; readonly moreLines: number } {
   const lines = maskText(command).split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const first = clean(lines[0] ?? '');
-  const more = lines.length > 1 ? ` … (+${lines.length - 1} more line${lines.length > 2 ? 's' : ''})` : '';
-  return cut(first, COMMAND_CHARS) + more;
+  return { line: cut(clean(lines[0] ?? ''), COMMAND_CHARS), moreLines: Math.max(0, lines.length - 1) };
 }
 
 function oneLine(text: string, limit: number): string {
