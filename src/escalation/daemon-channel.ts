@@ -6,7 +6,7 @@
  * never hangs on a dead daemon and a lost daemon is never an answer.
  */
 import { BrokerError } from '../core/errors.js';
-import { connectDaemon, isFailure, type DaemonConnection } from '../daemon/client.js';
+import { connectDaemon, isFailure, type ConnectFailure, type DaemonConnection } from '../daemon/client.js';
 import { daemonLocation } from '../daemon/location.js';
 import type { RpcLink } from '../daemon/rpc-link.js';
 import { MAX_FRAME_BYTES, METHODS, checkAnswered } from '../daemon/protocol.js';
@@ -40,7 +40,10 @@ export async function connectApprovals(mode: ApprovalsMode, options: ConnectAppr
   const channel = new DaemonChannel(daemonLocation(options.env).socket, options);
   const connected = await channel.connect();
   if (!connected && mode === 'daemon') {
-    throw new BrokerError('spawn_failed', 'no approvals daemon is running (start one with `acp-broker daemon`, or use --approvals auto)');
+    const failure = channel.lastFailure;
+    throw new BrokerError('spawn_failed', failure?.type === 'incompatible'
+      ? `the approvals daemon did not answer as expected (${failure.detail}); --approvals auto goes on without it`
+      : 'no approvals daemon is running (start one with `acp-broker daemon`, or use --approvals auto)');
   }
   return channel;
 }
@@ -62,6 +65,8 @@ export class DaemonChannel implements EscalationChannel {
   private connecting: Promise<boolean> | undefined;
   private lastAttempt = 0;
   private closed = false;
+  /** Why the last attempt to reach the daemon failed. */
+  lastFailure: ConnectFailure | undefined;
 
   constructor(private readonly socketPath: string, private readonly options: ConnectApprovalsOptions) {}
 
@@ -123,7 +128,10 @@ export class DaemonChannel implements EscalationChannel {
       },
       onClose: () => { if (link) this.disconnected(link); },
     });
-    if (isFailure(result)) return false;
+    if (isFailure(result)) {
+      this.lastFailure = result;
+      return false;
+    }
     link = result.link;
     if (this.closed) {
       result.link.end();
