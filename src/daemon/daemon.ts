@@ -13,6 +13,7 @@ import { nodeNotifier } from './desktop-notifier.js';
 import { METHODS, type DaemonStatus } from './protocol.js';
 import { ApprovalsRegistry } from './registry.js';
 import { ApprovalsServer } from './server.js';
+import { withStartLock } from './start-lock.js';
 
 export interface DaemonOptions {
   readonly port: number | undefined;
@@ -34,31 +35,29 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const log = (message: string) => options.stderr(`acp-broker daemon: ${message}\n`);
   const location = daemonLocation(options.env);
   preparePrivateDir(location.dir);
-  const probe = await probeRunning(location);
-  if (probe.type === 'running') {
-    options.stdout(describeRunning(probe.status));
-    return 0;
-  }
-  if (probe.type === 'other') throw otherListener(location, probe.detail);
   const registry = new ApprovalsRegistry();
   let inbox: RunningInbox | undefined;
   let stopping: Promise<void> | undefined;
   let stopped!: () => void;
+  // A stop asked for while the daemon is still starting waits until it has started.
+  let earlyStop: string | undefined;
+  let requestStop = (why: string) => { earlyStop ??= why; };
   const done = new Promise<void>((resolve) => { stopped = resolve; });
   const startedAt = new Date().toISOString();
   const server = new ApprovalsServer({
     socketPath: location.socket, registry, startedAt, log,
     inbox: () => inbox?.url ?? null,
-    onStopRequest: () => { void stop('stop requested'); },
+    onStopRequest: () => requestStop('stop requested'),
   });
-  if (!(await listenReplacingStale(server, location, log))) {
-    const again = await probeRunning(location);
-    if (again.type === 'running') {
-      options.stdout(describeRunning(again.status));
-      return 0;
-    }
-    throw again.type === 'other' ? otherListener(location, again.detail)
-      : new BrokerError('spawn_failed', `cannot listen on ${location.socket}: another process holds it`);
+  const onSignal = (signal: NodeJS.Signals) => requestStop(signal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const running = await withStartLock(location.dir, () => claimSocket(server, location, log));
+  if (running) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    options.stdout(describeRunning(running));
+    return 0;
   }
   if (options.web) {
     // SEAM: the web inbox (src/daemon/web/), started unless --no-web.
@@ -86,14 +85,25 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     })();
     return stopping;
   };
-  const onSignal = (signal: NodeJS.Signals) => { void stop(signal); };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  requestStop = (why) => { void stop(why); };
+  if (earlyStop !== undefined) requestStop(earlyStop);
   log(`pid ${process.pid} listening on ${location.socket}${inbox ? `; inbox ${publicAddress(inbox.url)}` : ''}`);
   await done;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   return 0;
+}
+
+/** Listens on the socket, unless a daemon already runs there: then its status. */
+async function claimSocket(server: ApprovalsServer, location: DaemonLocation, log: (m: string) => void): Promise<DaemonStatus | undefined> {
+  const probe = await probeRunning(location);
+  if (probe.type === 'running') return probe.status;
+  if (probe.type === 'other') throw otherListener(location, probe.detail);
+  if (await listenReplacingStale(server, location, log)) return undefined;
+  const again = await probeRunning(location);
+  if (again.type === 'running') return again.status;
+  throw again.type === 'other' ? otherListener(location, again.detail)
+    : new BrokerError('spawn_failed', `cannot listen on ${location.socket}: another process holds it`);
 }
 
 /** Listens; a socket file nobody answers on is a crashed daemon's, removed and listened on again. */

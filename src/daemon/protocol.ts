@@ -33,7 +33,7 @@ export const DAEMON_ERRORS = {
   helloFirst: -31002,
   unsupportedProtocol: -31003,
   duplicateApproval: -31004,
-  stopping: -31005,
+  tooMany: -31005,
 } as const;
 
 export type PeerRole = 'broker' | 'control';

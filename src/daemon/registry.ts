@@ -25,11 +25,15 @@ interface Entry {
 /** How many settled ids are remembered, so a late answer is told `settled` rather than `unknown`. */
 const REMEMBERED_SETTLED = 4096;
 
-export type OpenResult = { readonly type: 'opened'; readonly id: string } | { readonly type: 'duplicate' };
+/** A broker holding this many open approvals is refused more (each refusal is reported lost to it). */
+export const MAX_OPEN_PER_BROKER = 10_000;
+
+export type OpenResult = { readonly type: 'opened'; readonly id: string } | { readonly type: 'duplicate' } | { readonly type: 'too_many' };
 
 export class ApprovalsRegistry implements ApprovalsView {
   private readonly open = new Map<string, Entry>();
   private readonly settledIds = new Set<string>();
+  private readonly openPerPeer = new Map<string, number>();
   private readonly listeners = new Set<(event: ApprovalsEvent) => void>();
 
   constructor(private readonly clock: () => Date = () => new Date()) {}
@@ -51,6 +55,9 @@ export class ApprovalsRegistry implements ApprovalsView {
   add(peer: BrokerPeer, request: ApprovalRequest): OpenResult {
     const id = `${peer.key}-${request.approvalId}`;
     if (this.open.has(id) || this.settledIds.has(id)) return { type: 'duplicate' };
+    const held = this.openPerPeer.get(peer.key) ?? 0;
+    if (held >= MAX_OPEN_PER_BROKER) return { type: 'too_many' };
+    this.openPerPeer.set(peer.key, held + 1);
     const approval: PendingApproval = { id, broker: { pid: peer.pid, agent: peer.agent }, openedAt: this.clock().toISOString(), request };
     this.open.set(id, { approval, peer });
     this.emit({ type: 'opened', approval });
@@ -88,7 +95,12 @@ export class ApprovalsRegistry implements ApprovalsView {
   }
 
   private settle(id: string, settlement: Settlement): void {
+    const entry = this.open.get(id);
+    if (!entry) return;
     this.open.delete(id);
+    const held = (this.openPerPeer.get(entry.peer.key) ?? 1) - 1;
+    if (held === 0) this.openPerPeer.delete(entry.peer.key);
+    else this.openPerPeer.set(entry.peer.key, held);
     this.settledIds.add(id);
     if (this.settledIds.size > REMEMBERED_SETTLED) {
       const oldest = this.settledIds.values().next().value;

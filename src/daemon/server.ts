@@ -7,7 +7,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { JSONRPCErrorException, createJSONRPCErrorResponse } from 'json-rpc-2.0';
 import type { AnswerChannel } from '../escalation/channel.js';
-import { ApprovalsRegistry, type BrokerPeer } from './registry.js';
+import { ApprovalsRegistry, MAX_OPEN_PER_BROKER, type BrokerPeer } from './registry.js';
 import { RpcLink } from './rpc-link.js';
 import {
   DAEMON_ERRORS, METHODS, PROTOCOL_VERSION, checkAnswer, checkApprovalRequest, checkHello, checkWithdraw,
@@ -112,6 +112,7 @@ export class ApprovalsServer {
       if (!peer) throw new JSONRPCErrorException('only a broker opens approvals', DAEMON_ERRORS.invalidRequest);
       const opened = this.options.registry.add(peer, valid(checkApprovalRequest(params)));
       if (opened.type === 'duplicate') throw new JSONRPCErrorException('this approvalId is already open or was settled', DAEMON_ERRORS.duplicateApproval);
+      if (opened.type === 'too_many') throw new JSONRPCErrorException(`this broker already has ${MAX_OPEN_PER_BROKER} open approvals`, DAEMON_ERRORS.tooMany);
       return { id: opened.id };
     });
     link.addMethod(METHODS.withdraw, (params) => {

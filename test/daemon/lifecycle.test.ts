@@ -40,6 +40,35 @@ describe('the approvals daemon process', () => {
     expect(status.stdout).toContain(`pid ${d.child.pid}`);
   });
 
+  it('daemons started at the same moment: exactly one runs, the others report it and exit 0', async () => {
+    const home = tempDir();
+    const starts = Array.from({ length: 4 }, () => spawn(process.execPath, [CLI, 'daemon', '--no-web', '--no-desktop'], {
+      env: { ...process.env, ACP_BROKER_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    const outputs = starts.map((child) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+      return () => out;
+    });
+    const exits = starts.map((child) => new Promise<number | null>((r) => child.on('close', (code) => r(code))));
+    try {
+      // Three of them exit 0 with the running one's pid; one keeps running.
+      await waitFor(() => starts.filter((c) => c.exitCode !== null).length >= 3, 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      const alive = starts.filter((c) => c.exitCode === null);
+      expect(alive).toHaveLength(1);
+      for (const [i, child] of starts.entries()) {
+        if (child === alive[0]) continue;
+        expect(child.exitCode).toBe(0);
+        expect(outputs[i]!()).toContain(`acp-broker daemon is running: pid ${alive[0]!.pid}`);
+      }
+      expect((await cli(home, ['daemon', 'status'])).stdout).toContain(`pid ${alive[0]!.pid}`);
+    } finally {
+      starts.forEach((c) => c.kill('SIGTERM'));
+      await Promise.all(exits);
+    }
+  });
+
   it('status says when none runs (exit 1); stop stops it and removes socket and info file', async () => {
     const home = tempDir();
     expect(await cli(home, ['daemon', 'status'])).toMatchObject({ code: 1, stdout: 'acp-broker daemon is not running\n' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalsEvent } from '../../src/daemon/approvals-view.js';
-import { ApprovalsRegistry, type BrokerPeer } from '../../src/daemon/registry.js';
+import { ApprovalsRegistry, MAX_OPEN_PER_BROKER, type BrokerPeer } from '../../src/daemon/registry.js';
 import type { WireAnswer } from '../../src/daemon/protocol.js';
 import { approval } from './helpers.js';
 
@@ -74,6 +74,16 @@ describe('the approvals registry', () => {
     unsubscribe();
     registry.add(other, approval('a5'));
     expect(events).toHaveLength(8);
+  });
+
+  it('refuses a broker more than MAX_OPEN_PER_BROKER open approvals, and counts down as they settle', () => {
+    const registry = new ApprovalsRegistry();
+    const greedy = peer('1');
+    for (let i = 0; i < MAX_OPEN_PER_BROKER; i++) expect(registry.add(greedy, approval(`g${i}`)).type).toBe('opened');
+    expect(registry.add(greedy, approval('one-too-many'))).toEqual({ type: 'too_many' });
+    expect(registry.add(peer('2'), approval('other-broker')).type).toBe('opened');
+    registry.answer('1-g0', 'allow', 'web');
+    expect(registry.add(greedy, approval('room-again')).type).toBe('opened');
   });
 
   it('remembers a bounded number of settled ids: memory stays flat however many approvals pass', () => {
