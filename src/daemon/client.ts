@@ -26,6 +26,8 @@ export interface ConnectOptions extends RpcLinkOptions {
   readonly timeoutMs?: number;
   /** Methods the daemon may call on this peer, added before hello so nothing is missed. */
   readonly methods?: Readonly<Record<string, (params: unknown) => unknown>>;
+  /** The connection alone does not keep the process alive (a broker exits when its agent does). */
+  readonly unref?: boolean;
 }
 
 export function connectDaemon(socketPath: string, options: ConnectOptions): Promise<DaemonConnection | ConnectFailure> {
@@ -39,6 +41,7 @@ export function connectDaemon(socketPath: string, options: ConnectOptions): Prom
       resolve(result);
     };
     const socket = connect(socketPath);
+    if (options.unref) socket.unref();
     const timer = setTimeout(() => finish({ type: 'incompatible', detail: `no hello from ${socketPath} within ${options.timeoutMs ?? 2000} ms` }), options.timeoutMs ?? 2000);
     socket.once('error', (error: NodeJS.ErrnoException) => finish({ type: 'not_running', detail: error.code ?? error.message }));
     socket.once('connect', () => {

@@ -122,6 +122,7 @@ export class DaemonChannel implements EscalationChannel {
     const result = await connectDaemon(this.socketPath, {
       role: 'broker',
       agent: this.options.agent,
+      unref: true,
       methods: {
         [METHODS.answered]: (params) => { this.answered(params); },
         [METHODS.returned]: (params) => { this.returned(params); },
