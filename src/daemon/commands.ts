@@ -26,6 +26,10 @@ export async function daemonCommand(args: ParsedArgs, io: CommandIo): Promise<nu
     case 'status': {
       const probe = await probeRunning(location);
       if (probe.type === 'running') { io.stdout(describeRunning(probe.status)); return 0; }
+      if (probe.type === 'other') {
+        io.stderr(`acp-broker: something other than this daemon's version answers on ${location.socket} (${probe.detail})\n`);
+        return 1;
+      }
       const stale = readInfo(location);
       io.stdout(`acp-broker daemon is not running${stale ? ` (pid ${stale.pid} in ${location.infoFile} is gone)` : ''}\n`);
       return 1;

@@ -10,7 +10,7 @@ import { publicAddress, startWebInbox, type RunningInbox } from './inbox-seam.js
 import { daemonLocation, preparePrivateDir, removeInfo, writeInfo, type DaemonLocation } from './location.js';
 import { Notifications, type Notifier } from './notifications.js';
 import { nodeNotifier } from './desktop-notifier.js';
-import { METHODS, type DaemonStatus } from './protocol.js';
+import { METHODS, PROTOCOL_VERSION, type DaemonStatus } from './protocol.js';
 import { ApprovalsRegistry } from './registry.js';
 import { ApprovalsServer } from './server.js';
 import { withStartLock } from './start-lock.js';
@@ -72,7 +72,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
       hint: () => ({ inbox: inbox ? publicAddress(inbox.url) : null }),
     })
     : undefined;
-  writeInfo(location, { protocol: 1, pid: process.pid, socket: location.socket, inbox: inbox?.url ?? null, startedAt });
+  writeInfo(location, { protocol: PROTOCOL_VERSION, pid: process.pid, socket: location.socket, inbox: inbox?.url ?? null, startedAt });
 
   const stop = (why: string): Promise<void> => {
     stopping ??= (async () => {
@@ -143,7 +143,8 @@ function otherListener(location: DaemonLocation, detail: string): BrokerError {
   return new BrokerError('spawn_failed', `something other than this daemon's version answers on ${location.socket} (${detail}); stop it first`);
 }
 
+/** One line about the running daemon; the inbox without its token (`acp-broker inbox` opens it with the token). */
 export function describeRunning(status: DaemonStatus): string {
-  return `acp-broker daemon is running: pid ${status.pid}, socket ${status.socket}, inbox ${status.inbox ?? 'none'}; `
+  return `acp-broker daemon is running: pid ${status.pid}, socket ${status.socket}, inbox ${status.inbox === null ? 'none' : publicAddress(status.inbox)}; `
     + `${status.brokers} broker(s) connected, ${status.pending} approval(s) open\n`;
 }
