@@ -27,7 +27,9 @@ export function nodeNotifier(platform: NodeJS.Platform = process.platform): Noti
         }, (error, response, metadata) => {
           // notify-send reports its stderr as the "error"; only a real Error means nothing was shown.
           if (error instanceof Error) { reject(error); return; }
-          const pressed = (metadata?.activationValue ?? response ?? '').toLowerCase();
+          // macOS reports the button in metadata.activationValue; Windows as the (lowercased) response.
+          const value = metadata?.activationValue ?? response;
+          const pressed = typeof value === 'string' ? value.toLowerCase().trim() : '';
           resolve(pressed === ALLOW.toLowerCase() ? 'allow_once' : pressed === REJECT.toLowerCase() ? 'reject_once' : undefined);
         });
       });

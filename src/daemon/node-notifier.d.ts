@@ -9,7 +9,7 @@ declare module 'node-notifier' {
     readonly wait?: boolean;
     readonly timeout?: number | false;
   }
-  type NotifyCallback = (error: Error | string | null, response: string | undefined, metadata?: { readonly activationValue?: string }) => void;
+  type NotifyCallback = (error: Error | string | null, response: unknown, metadata?: { readonly activationValue?: unknown }) => void;
   interface Notifier {
     notify(options: NotifyOptions, callback?: NotifyCallback): unknown;
   }
