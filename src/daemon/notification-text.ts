@@ -27,7 +27,7 @@ export function approvalNotification(approval: PendingApproval, hint: AnswerHint
   const request = approval.request;
   const lines = [`${sentence(approval)}.`];
   if (request.reason !== '') lines.push(`Why asked: ${oneLine(request.reason, TEXT_CHARS)}`);
-  if (request.deadline !== undefined) lines.push(`Falls back at ${request.deadline.slice(11, 19)} UTC if nobody answers.`);
+  if (request.deadline !== undefined) lines.push(`Falls back at ${new Date(request.deadline).toISOString().slice(11, 19)} UTC if nobody answers.`);
   lines.push(howToAnswer(hint, approval.id));
   return { title: `${agentName(approval)} needs your approval`, body: lines.join('\n'), urgency: urgencyOf(approval) };
 }

@@ -45,10 +45,11 @@ describe('desktop notifications through a real notification daemon (dunst)', () 
 
   it('a long multi-line command is cut to one readable line; a read is low urgency', async () => {
     const script = `for f in $(ls src/generated/very/long/path/to/many/files/*.ts); do node scripts/transform.mjs --in "$f" --out dist; done\necho done\nrm -f tmp`;
-    channel.offer(approval('n2', { command: script }), WIRE, recorder().callbacks);
+    channel.offer(approval('n2', { command: script, deadline: '2026-12-01T11:30:00+01:00' }), WIRE, recorder().callbacks);
     const [long] = await shown(1);
     const line = long!.body.split('\n')[0]!;
     expect(line).toMatch(/^claude-agent-acp wants to run `for f in \$\(ls src\/generated\/very\/long\/path\/to\/many\/files\/\*\.ts\); do…` \(\+2 more lines\) in shop-api\.$/);
+    expect(long!.body).toContain('Falls back at 10:30:00 UTC if nobody answers.');
     channel.offer(approval('n3', { kind: 'read', command: undefined, title: 'Read .env', paths: [{ path: '/home/dev/shop-api/.env', access: 'read' }] }), WIRE, recorder().callbacks);
     const [read] = await shown(1);
     expect(read).toMatchObject({ urgency: 'low' });
