@@ -14,9 +14,10 @@ export interface ParsedArgs {
 /** Options that take a value; everything else starting with `--` is a flag. */
 const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
+  '--approvals',
 ]);
-const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet']);
-export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'trust', 'help'] as const;
+const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always']);
+export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'trust', 'help'] as const;
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const separator = argv.indexOf('--');
@@ -65,6 +66,9 @@ Usage:
   acp-broker test [FILE...]          run every rule's examples; exit 1 on a failure
   acp-broker trust [DIR]             trust DIR/.acp-broker/policy.yaml as it is now
   acp-broker grants list [--json] | revoke ID | clear [--project DIR]
+  acp-broker daemon [--port N] [--no-desktop] [--no-web]   approvals daemon (notifications, web inbox)
+  acp-broker daemon status | stop
+  acp-broker approvals [list [--json] | allow ID [--always] | deny ID [--always]]   answer from a terminal
 
 Options for run and exec:
   --policy FILE           policy file (repeatable); default: the user policy, else the bundled default
@@ -72,6 +76,8 @@ Options for run and exec:
   --non-interactive       nobody can answer: 'ask' becomes the policy's non_interactive fallback (exec implies it)
   --audit FILE            append decision events as JSONL (default: <state dir>/audit.jsonl)
   --timeout SECONDS       run: an escalated request unanswered this long gets the non_interactive fallback
+  --approvals MODE        auto (default): also offer escalations to the approvals daemon when it runs;
+                          daemon: require it; off: never use it
 
 Environment:
   ACP_BROKER_HOME         one directory for config, grants and audit

@@ -35,6 +35,8 @@ async function main(argv: readonly string[]): Promise<number> {
       const store = new FileGrantStore({ dir: brokerDirs().config, onProblem: (p) => grantsIo.stderr(`acp-broker: grants store: ${p.message}${p.backupPath ? ` (moved aside to ${p.backupPath})` : ''}\n`) });
       return runGrantsCommand(argv.slice(1), grantsIo, store);
     }
+    case 'daemon': return (await import('../daemon/commands.js')).daemonCommand(args, io());
+    case 'approvals': return (await import('../daemon/commands.js')).approvalsCommand(args, io());
     default: throw new BrokerError('usage', `\`${args.command}\` is not available in this version`);
   }
 }
