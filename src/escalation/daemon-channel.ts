@@ -10,7 +10,7 @@ import { connectDaemon, isFailure, type ConnectFailure, type DaemonConnection } 
 import { daemonLocation } from '../daemon/location.js';
 import type { RpcLink } from '../daemon/rpc-link.js';
 import { MAX_FRAME_BYTES, METHODS, checkAnswered } from '../daemon/protocol.js';
-import type { ApprovalRequest, EscalationChannel, HumanAnswer, Offer, OfferCallbacks, WireRequest } from './channel.js';
+import type { AnswerChannel, ApprovalRequest, EscalationChannel, HumanAnswer, Offer, OfferCallbacks, OfferedRequest } from './channel.js';
 
 export type ApprovalsMode = 'auto' | 'daemon' | 'off';
 
@@ -60,6 +60,7 @@ const DIFF_TEXT_CUT = 64 * 1024;
 
 export class DaemonChannel implements EscalationChannel {
   readonly name = 'daemon';
+  readonly answersAs: readonly AnswerChannel[] = ['desktop', 'web', 'terminal'];
   private connection: DaemonConnection | undefined;
   private readonly offers = new Map<string, OpenOffer>();
   private connecting: Promise<boolean> | undefined;
@@ -85,12 +86,13 @@ export class DaemonChannel implements EscalationChannel {
     return this.connecting;
   }
 
-  offer(approval: ApprovalRequest, _wire: WireRequest, callbacks: OfferCallbacks): Offer | undefined {
+  offer(offered: OfferedRequest, callbacks: OfferCallbacks): Offer | undefined {
     const link = this.connection?.link;
     if (!link?.isOpen) {
       this.retry();
       return undefined;
     }
+    const approval = offered.approval();
     const request = fitToFrame(approval);
     if (request === undefined || this.offers.has(approval.approvalId)) return undefined;
     const id = approval.approvalId;

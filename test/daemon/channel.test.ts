@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_FRAME_BYTES } from '../../src/daemon/protocol.js';
 import { connectApprovals, fitToFrame, parseApprovalsMode } from '../../src/escalation/daemon-channel.js';
 import { tempDir } from '../helpers/cli.js';
-import { WIRE, approval, cli, recorder, startDaemon, waitFor } from './helpers.js';
+import { offered, approval, cli, recorder, startDaemon, waitFor } from './helpers.js';
 
 /** A scripted daemon: answers hello and approval/open, and lets the test send what it likes. */
 async function fakeDaemon(): Promise<{ home: string; server: Server; peer: () => Socket; received: Record<string, unknown>[] }> {
@@ -45,9 +45,9 @@ describe('the daemon channel (broker side)', () => {
     const channel = (await connectApprovals('daemon', { env: { ACP_BROKER_HOME: fake.home }, log: (m) => logs.push(m) }))!;
     const good = recorder();
     const forged = recorder();
-    channel.offer(approval('g'), WIRE, good.callbacks);
-    channel.offer(approval('f'), WIRE, forged.callbacks);
-    expect(channel.offer(approval('g'), WIRE, recorder().callbacks)).toBeUndefined();
+    channel.offer(offered(approval('g')), good.callbacks);
+    channel.offer(offered(approval('f')), forged.callbacks);
+    expect(channel.offer(offered(approval('g')), recorder().callbacks)).toBeUndefined();
     await waitFor(() => fake.received.filter((m) => m.method === 'approval/open').length === 2);
     const s = fake.peer();
     s.write('garbage\n');
@@ -72,8 +72,8 @@ describe('the daemon channel (broker side)', () => {
     const fake = await fakeDaemon();
     servers.push(fake.server);
     const channel = (await connectApprovals('daemon', { env: { ACP_BROKER_HOME: fake.home } }))!;
-    const offer = channel.offer(approval('w'), WIRE, recorder().callbacks)!;
-    channel.offer(approval('open-at-close'), WIRE, recorder().callbacks);
+    const offer = channel.offer(offered(approval('w')), recorder().callbacks)!;
+    channel.offer(offered(approval('open-at-close')), recorder().callbacks);
     offer.withdraw({ type: 'answered', via: 'client' });
     offer.withdraw({ type: 'timeout' });
     channel.close();
@@ -93,7 +93,7 @@ describe('the daemon channel (broker side)', () => {
     await new Promise<void>((r) => mute.listen(join(home, 'daemon', 'approvals.sock'), r));
     await expect(connectApprovals('daemon', { env: { ACP_BROKER_HOME: home } })).rejects.toThrow(/^the approvals daemon did not answer as expected \(no hello from .* within 2000 ms\)/);
     const auto = (await connectApprovals('auto', { env: { ACP_BROKER_HOME: home } }))!;
-    expect(auto.offer(approval('m'), WIRE, recorder().callbacks)).toBeUndefined();
+    expect(auto.offer(offered(approval('m')), recorder().callbacks)).toBeUndefined();
     auto.close();
   }, 15_000);
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { ApprovalRequest, AnswerChannel, HumanAnswer, OfferCallbacks } from '../../src/escalation/channel.js';
+import type { ApprovalRequest, AnswerChannel, HumanAnswer, OfferCallbacks, OfferedRequest } from '../../src/escalation/channel.js';
 import { CLI, spawnBroker, tempDir } from '../helpers/cli.js';
 
 export interface RunningDaemon {
@@ -90,7 +90,12 @@ export function recorder(): { callbacks: OfferCallbacks; calls: Outcome[]; settl
   };
 }
 
-export const WIRE = { id: 1, line: Buffer.from('{}\n') };
+const WIRE = { id: 1, line: Buffer.from('{}\n') };
+
+/** An approval as the broker offers it to a channel. */
+export function offered(approval: ApprovalRequest): OfferedRequest {
+  return { wire: WIRE, approval: () => approval };
+}
 
 /** A raw socket peer: send lines, read the JSON lines that come back. */
 export async function rawPeer(socketPath: string): Promise<{ socket: Socket; send: (line: string | Buffer) => void; next: () => Promise<Record<string, unknown>>; closed: Promise<void> }> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectApprovals } from '../../src/escalation/daemon-channel.js';
 import { CLI, tempDir } from '../helpers/cli.js';
-import { WIRE, approval, cli, recorder, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
+import { offered, approval, cli, recorder, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
 
 const running: RunningDaemon[] = [];
 afterEach(async () => { await Promise.all(running.splice(0).map((d) => d.stop())); });
@@ -111,7 +111,7 @@ describe('the approvals daemon process', () => {
     const d = await daemon();
     const channel = (await connectApprovals('daemon', { env: { ACP_BROKER_HOME: d.home } }))!;
     const offers = [recorder(), recorder(), recorder()];
-    offers.forEach((r, i) => expect(channel.offer(approval(`a${i}`), WIRE, r.callbacks)).toBeDefined());
+    offers.forEach((r, i) => expect(channel.offer(offered(approval(`a${i}`)), r.callbacks)).toBeDefined());
     expect((await cli(d.home, ['daemon', 'status'])).stdout).toContain('1 broker(s) connected, 3 approval(s) open');
     d.child.kill('SIGTERM');
     const outcomes = await Promise.all(offers.map((r) => r.settled));
@@ -120,7 +120,7 @@ describe('the approvals daemon process', () => {
     expect(d.stderr()).toContain('handing 3 open approval(s) back');
     offers.forEach((r) => expect(r.calls).toHaveLength(1));
     expect(channel.connected).toBe(false);
-    expect(channel.offer(approval('after'), WIRE, recorder().callbacks)).toBeUndefined();
+    expect(channel.offer(offered(approval('after')), recorder().callbacks)).toBeUndefined();
   });
 
   it('SIGINT stops it the same way', async () => {
@@ -135,17 +135,17 @@ describe('the approvals daemon process', () => {
     const channel = (await connectApprovals('auto', { env: { ACP_BROKER_HOME: d.home }, retryMs: 0 }))!;
     expect(channel.connected).toBe(true);
     const r = recorder();
-    channel.offer(approval('k1'), WIRE, r.callbacks);
+    channel.offer(offered(approval('k1')), r.callbacks);
     expect((await cli(d.home, ['daemon', 'status'])).stdout).toContain('1 approval(s) open');
     d.child.kill('SIGKILL');
     expect(await r.settled).toEqual({ type: 'lost' });
     expect(r.calls).toHaveLength(1);
     // A later daemon is found again on the next offer (auto mode).
     const next = await daemon({ home: d.home });
-    expect(channel.offer(approval('k2'), WIRE, recorder().callbacks)).toBeUndefined();
+    expect(channel.offer(offered(approval('k2')), recorder().callbacks)).toBeUndefined();
     await waitFor(() => channel.connected, 5000);
     expect(next.stderr()).toContain('replacing the stale socket');
-    expect(channel.offer(approval('k3'), WIRE, recorder().callbacks)).toBeDefined();
+    expect(channel.offer(offered(approval('k3')), recorder().callbacks)).toBeDefined();
     channel.close();
   });
 
@@ -154,7 +154,7 @@ describe('the approvals daemon process', () => {
     await expect(connectApprovals('daemon', { env: { ACP_BROKER_HOME: home } })).rejects.toThrow(/^no approvals daemon is running \(start one with `acp-broker daemon`/);
     const auto = await connectApprovals('auto', { env: { ACP_BROKER_HOME: home } });
     expect(auto?.connected).toBe(false);
-    expect(auto?.offer(approval('x'), WIRE, recorder().callbacks)).toBeUndefined();
+    expect(auto?.offer(offered(approval('x')), recorder().callbacks)).toBeUndefined();
     auto?.close();
     expect(await connectApprovals('off', { env: { ACP_BROKER_HOME: home } })).toBeUndefined();
   });
@@ -162,7 +162,7 @@ describe('the approvals daemon process', () => {
   it('a missing notifier is a warning, never a crash', async () => {
     const d = await daemon({ args: ['--no-web'], env: { PATH: '/nonexistent', DBUS_SESSION_BUS_ADDRESS: '' } });
     const channel = (await connectApprovals('daemon', { env: { ACP_BROKER_HOME: d.home } }))!;
-    channel.offer(approval('n1'), WIRE, recorder().callbacks);
+    channel.offer(offered(approval('n1')), recorder().callbacks);
     await waitFor(() => /warning: desktop notifications unavailable/.test(d.stderr()), 5000, () => d.stderr());
     expect((await cli(d.home, ['daemon', 'status'])).stdout).toContain('1 approval(s) open');
     channel.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDaemon, isFailure, type DaemonConnection } from '../../src/daemon/client.js';
 import { METHODS, type DaemonStatus, type ListResult } from '../../src/daemon/protocol.js';
 import { connectApprovals, type DaemonChannel } from '../../src/escalation/daemon-channel.js';
-import { WIRE, approval, recorder, startDaemon, type RunningDaemon } from './helpers.js';
+import { offered, approval, recorder, startDaemon, type RunningDaemon } from './helpers.js';
 
 const BROKERS = 50;
 const PER_BROKER = 20;
@@ -34,7 +34,7 @@ describe('50 brokers with 1,000 open approvals', () => {
       const recorders = channels.flatMap((channel, b) => Array.from({ length: PER_BROKER }, (_, i) => {
         const r = recorder();
         const diff = { path: `/w/src/file-${i}.ts`, oldText: 'x'.repeat(2000), newText: 'y'.repeat(2000) };
-        channel.offer(approval(`r${round}-${b}-${i}`, { kind: 'edit', command: undefined, diffs: [diff] }), WIRE, r.callbacks);
+        channel.offer(offered(approval(`r${round}-${b}-${i}`, { kind: 'edit', command: undefined, diffs: [diff] })), r.callbacks);
         return r;
       }));
       let open = await status();

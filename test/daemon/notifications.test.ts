@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectApprovals, type DaemonChannel } from '../../src/escalation/daemon-channel.js';
 import { startDesktop, type DesktopStack, type ShownNotification } from './desktop.js';
-import { WIRE, approval, recorder, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
+import { offered, approval, recorder, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
 
 let desktop: DesktopStack;
 let d: RunningDaemon;
@@ -31,7 +31,7 @@ async function shown(count: number): Promise<ShownNotification[]> {
 
 describe('desktop notifications through a real notification daemon (dunst)', () => {
   it('one approval: who wants what where, secrets masked, how to answer on Linux, urgency by risk', async () => {
-    channel.offer(approval('n1', { command: 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm publish --access public' }), WIRE, recorder().callbacks);
+    channel.offer(offered(approval('n1', { command: 'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 npm publish --access public' })), recorder().callbacks);
     const [n, ...rest] = await shown(1);
     expect(rest).toEqual([]);
     expect(n).toMatchObject({ summary: 'claude-agent-acp needs your approval', urgency: 'critical', appname: 'acp-broker' });
@@ -45,12 +45,12 @@ describe('desktop notifications through a real notification daemon (dunst)', () 
 
   it('a long multi-line command is cut to one readable line; a read is low urgency', async () => {
     const script = `for f in $(ls src/generated/very/long/path/to/many/files/*.ts); do node scripts/transform.mjs --in "$f" --out dist; done\necho done\nrm -f tmp`;
-    channel.offer(approval('n2', { command: script, deadline: '2026-12-01T11:30:00+01:00' }), WIRE, recorder().callbacks);
+    channel.offer(offered(approval('n2', { command: script, deadline: '2026-12-01T11:30:00+01:00' })), recorder().callbacks);
     const [long] = await shown(1);
     const line = long!.body.split('\n')[0]!;
     expect(line).toMatch(/^claude-agent-acp wants to run `for f in \$\(ls src\/generated\/very\/long\/path\/to\/many\/files\/\*\.ts\); do…` \(\+2 more lines\) in shop-api\.$/);
     expect(long!.body).toContain('Falls back at 10:30:00 UTC if nobody answers.');
-    channel.offer(approval('n3', { kind: 'read', command: undefined, title: 'Read .env', paths: [{ path: '/home/dev/shop-api/.env', access: 'read' }] }), WIRE, recorder().callbacks);
+    channel.offer(offered(approval('n3', { kind: 'read', command: undefined, title: 'Read .env', paths: [{ path: '/home/dev/shop-api/.env', access: 'read' }] })), recorder().callbacks);
     const [read] = await shown(1);
     expect(read).toMatchObject({ urgency: 'low' });
     expect(read!.body).toContain('claude-agent-acp wants to read /home/dev/shop-api/.env in shop-api.');
@@ -58,7 +58,7 @@ describe('desktop notifications through a real notification daemon (dunst)', () 
 
   it('50 approvals in a second are one summarising notification', async () => {
     for (let i = 0; i < 50; i++) {
-      channel.offer(approval(`burst-${i}`, { command: `npm test -- --shard=${i}` }), WIRE, recorder().callbacks);
+      channel.offer(offered(approval(`burst-${i}`, { command: `npm test -- --shard=${i}` })), recorder().callbacks);
       await new Promise((r) => setTimeout(r, 15));
     }
     const all = await shown(1);
@@ -74,7 +74,7 @@ describe('desktop notifications through a real notification daemon (dunst)', () 
   });
 
   it('an approval answered elsewhere at once is never shown', async () => {
-    const offer = channel.offer(approval('quick'), WIRE, recorder().callbacks)!;
+    const offer = channel.offer(offered(approval('quick')), recorder().callbacks)!;
     await new Promise((r) => setTimeout(r, 20));
     offer.withdraw({ type: 'answered', via: 'client' });
     expect(await shown(0)).toEqual([]);
@@ -84,7 +84,7 @@ describe('desktop notifications through a real notification daemon (dunst)', () 
     const quiet = await startDaemon({ args: ['--no-web', '--no-desktop'], env: desktop.env });
     const other = (await connectApprovals('daemon', { env: { ACP_BROKER_HOME: quiet.home } }))!;
     try {
-      other.offer(approval('silent'), WIRE, recorder().callbacks);
+      other.offer(offered(approval('silent')), recorder().callbacks);
       expect(await shown(0)).toEqual([]);
     } finally {
       other.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectApprovals, type DaemonChannel } from '../../src/escalation/daemon-channel.js';
 import { MAX_FRAME_BYTES } from '../../src/daemon/protocol.js';
-import { WIRE, approval, cli, rawPeer, recorder, startDaemon, type RunningDaemon } from './helpers.js';
+import { offered, approval, cli, rawPeer, recorder, startDaemon, type RunningDaemon } from './helpers.js';
 
 let d: RunningDaemon;
 let bystander: DaemonChannel;
@@ -70,7 +70,7 @@ describe('the approvals socket protocol', () => {
 
   it('a bystander broker is unaffected by a peer that misbehaves and disconnects', async () => {
     const r = recorder();
-    bystander.offer(approval('calm'), WIRE, r.callbacks);
+    bystander.offer(offered(approval('calm')), r.callbacks);
     const peer = await rawPeer(d.socket);
     peer.send(hello(1));
     await peer.next();
@@ -92,7 +92,7 @@ describe('the approvals socket protocol', () => {
 
   it('a withdrawn approval leaves the daemon, and a late answer to it changes nothing', async () => {
     const r = recorder();
-    const offer = bystander.offer(approval('w1'), WIRE, r.callbacks)!;
+    const offer = bystander.offer(offered(approval('w1')), r.callbacks)!;
     const list = async () => (JSON.parse((await cli(d.home, ['approvals', 'list', '--json'])).stdout) as { id: string }[]).map((a) => a.id);
     const id = (await list()).find((x) => x.endsWith('-w1'))!;
     offer.withdraw({ type: 'answered', via: 'client' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectApprovals, type DaemonChannel } from '../../src/escalation/daemon-channel.js';
-import { WIRE, approval, cli, recorder, startDaemon, type RunningDaemon } from './helpers.js';
+import { offered, approval, cli, recorder, startDaemon, type RunningDaemon } from './helpers.js';
 
 let d: RunningDaemon;
 let channel: DaemonChannel;
@@ -15,7 +15,7 @@ afterAll(async () => {
 
 async function open(approvalId: string, overrides: Parameters<typeof approval>[1] = {}) {
   const r = recorder();
-  channel.offer(approval(approvalId, overrides), WIRE, r.callbacks);
+  channel.offer(offered(approval(approvalId, overrides)), r.callbacks);
   let id: string | undefined;
   for (let i = 0; i < 50 && id === undefined; i++) {
     const listed = JSON.parse((await cli(d.home, ['approvals', 'list', '--json'])).stdout) as { id: string }[];
