@@ -13,6 +13,8 @@ export type AnswerSource =
   | { readonly type: 'fallback'; readonly fallback: 'deny' | 'cancel' }
   | { readonly type: 'timeout'; readonly fallback: 'deny' | 'cancel' }
   | { readonly type: 'client' }
+  /** Escalated to the approvals daemon alone (no editor to ask: `exec`). */
+  | { readonly type: 'daemon' }
   | { readonly type: 'desktop' }
   | { readonly type: 'web' }
   | { readonly type: 'terminal' }

@@ -44,13 +44,13 @@ export class Escalations {
 
   /**
    * Offer the request to every channel. With a grants store the broker's own "always" options are
-   * added (and the agent's replaced); without one the editor gets the request byte-for-byte. False
-   * when no channel could take it (the caller then falls back).
+   * added (and the agent's replaced); without one the editor gets the request byte-for-byte. Returns
+   * the channels that took it: none, and the caller falls back.
    */
-  offer(input: { call: JudgedCall & { sessionId: string }; id: RpcId; agentOptions: readonly OfferedOption[]; line: Buffer; toolCall: ToolCallState }): boolean {
+  offer(input: { call: JudgedCall & { sessionId: string }; id: RpcId; agentOptions: readonly OfferedOption[]; line: Buffer; toolCall: ToolCallState }): readonly EscalationChannel[] {
     const { call, id, agentOptions } = input;
     const { judge } = this.deps;
-    if (this.channels.length === 0) return false;
+    if (this.channels.length === 0) return [];
     const sequence = ++this.sequence;
     let offers: ReadonlyMap<string, GrantOffer> = new Map();
     let options = agentOptions;
@@ -87,11 +87,11 @@ export class Escalations {
       });
       if (taken) entry.channels.set(channel, taken);
     }
-    if (entry.channels.size === 0) return false;
+    if (entry.channels.size === 0) return [];
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
     this.open.set(String(sequence), entry);
     if (timeoutMs !== undefined) setTimeout(() => this.timedOut(entry), timeoutMs).unref();
-    return true;
+    return [...entry.channels.keys()];
   }
 
   /** The first answer settles the request; later ones (from any channel) change nothing. */

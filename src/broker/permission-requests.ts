@@ -89,8 +89,10 @@ export class PermissionRequests implements Handler {
         return;
       }
     }
-    if (this.deps.escalations.offer({ call, id, agentOptions: options, line, toolCall: merged })) {
-      outbox.record(call, { decision: 'ask', outcome: 'escalated', source: { type: 'client' } });
+    const channels = this.deps.escalations.offer({ call, id, agentOptions: options, line, toolCall: merged });
+    if (channels.length > 0) {
+      const editor = channels.some((channel) => channel.answersAs.includes('client'));
+      outbox.record(call, { decision: 'ask', outcome: 'escalated', source: { type: editor ? 'client' : 'daemon' } });
       return;
     }
     this.askOrFallback(id, sessionId, options, line, call);

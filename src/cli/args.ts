@@ -75,7 +75,8 @@ Options for run and exec:
   --managed-policy FILE   managed policy layer (repeatable); users cannot loosen it
   --non-interactive       nobody can answer: 'ask' becomes the policy's non_interactive fallback (exec implies it)
   --audit FILE            append decision events as JSONL (default: <state dir>/audit.jsonl)
-  --timeout SECONDS       run: an escalated request unanswered this long gets the non_interactive fallback
+  --timeout SECONDS       an escalated request unanswered this long gets the non_interactive fallback
+                          (run: no limit by default; exec with the approvals daemon: 300)
   --approvals MODE        auto (default): also offer escalations to the approvals daemon when it runs;
                           daemon: require it; off: never use it
 

@@ -11,6 +11,7 @@ import { whenDecisionsReady } from '../startup/deferred-loading.js';
 import { tuneJitForRelay } from '../startup/jit-tuning.js';
 import { LateGrantStore } from '../startup/late-grant-store.js';
 import { startEngine } from '../startup/start-engine.js';
+import { approvalsChannel } from './approvals.js';
 import { single, type ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
 import { runHeadlessClient } from './exec-client.js';
@@ -52,6 +53,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
     engine: starting.ready, grants: openGrantStore(dirs, audit, stderr), attach: (ready, store) => { engine = ready; grants.attach(store); },
   });
   const [command, ...agentArgs] = args.agent as [string, ...string[]];
+  // With the approvals daemon, an ask waits for a human there until --timeout, then falls back.
+  const approvals = await approvalsChannel(args, stderr, { waitForIt: true });
+  const timeout = Number(single(args, '--timeout') ?? EXEC_APPROVAL_TIMEOUT_S);
   const clientToBroker = new PassThrough();
   const brokerToClient = new PassThrough();
   const session = runAgent({
@@ -60,6 +64,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       // Used only once decisionsReady has resolved (the broker holds decisions until then).
       ...engineDecisionDeps(() => engine, { dirs, grants, fallbackWorkspace: cwd, nonInteractive: true }),
       decisionsReady, audit, newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
+      ...(approvals ? { channels: [approvals], escalationTimeoutMs: timeout * 1000 } : {}),
     },
   });
   // Everything the agent wrote has been relayed once its exit is known: the client then sees the
@@ -73,6 +78,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write('\n');
   clientToBroker.end();
   const agentCode = await session.exitCode;
+  approvals?.close();
   await audit.close();
   if (session.startError()) return 127; // the relay has said why
   if (result.error) {
@@ -82,6 +88,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   stderr(`acp-broker: turn ended: ${result.stopReason}\n`);
   return result.stopReason === 'end_turn' ? 0 : 1;
 }
+
+/** How long `exec` waits for an answer in the approvals daemon before the fallback, by default. */
+const EXEC_APPROVAL_TIMEOUT_S = 300;
 
 function describeDecision(event: AuditRecord): string {
   if (event.event === 'unprompted') return `acp-broker: unprompted ${event.kind} ${event.title ?? ''}`;

@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BrokerError } from '../core/errors.js';
+import { parseApprovalsMode } from '../escalation/daemon-channel.js';
 import { describeFsError } from '../platform/fs-errors.js';
 import { SUBCOMMANDS, single, type ParsedArgs } from './args.js';
 
@@ -16,6 +17,7 @@ export function preflight(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env
     if (args.positionals.length > 0) throw unknownCommand(args);
     positiveNumber(args, '--timeout', 'seconds');
     positiveNumber(args, '--grace-ms', 'milliseconds', true);
+    parseApprovalsMode(single(args, '--approvals'));
   }
   if (args.command === 'exec') {
     const cwd = single(args, '--cwd');

@@ -12,6 +12,7 @@ import type { EarlyChild } from '../startup/early-child.js';
 import { tuneJitForRelay } from '../startup/jit-tuning.js';
 import { LateGrantStore } from '../startup/late-grant-store.js';
 import { startEngine } from '../startup/start-engine.js';
+import { approvalsChannel } from './approvals.js';
 import { single, type ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
 
@@ -50,11 +51,13 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
     attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: decisionDeps,
   });
+  const approvals = await approvalsChannel(args, stderr, { waitForIt: false });
   const session = runAgent({
     command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {
       ...decisionDeps, decisionsReady, audit, newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
       ...(timeout !== undefined ? { escalationTimeoutMs: Number(timeout) * 1000 } : {}),
+      ...(approvals ? { channels: [approvals] } : {}),
     },
   });
   if (early) gate.openWhenSpoken(session.child);
@@ -62,6 +65,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     process.on(signal, () => signalAgentTree(session.child, signal));
   }
   const code = await session.exitCode;
+  approvals?.close();
   await audit.close();
   return code;
 }
