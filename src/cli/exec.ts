@@ -4,6 +4,7 @@ import type { AuditEventV1 } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
 import { tuneJitForRelay } from '../relay/jit-tuning.js';
+import { signalAgentTree } from '../relay/process-group.js';
 import { runAgent } from '../relay/run-agent.js';
 import { single, type ParsedArgs } from './args.js';
 import { decisionIdGenerator, engineDecisionDeps, LateGrantStore, openGrantStore, startEngine, type Engine } from './engine.js';
@@ -55,6 +56,11 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       decisionsReady, audit, newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
     },
   });
+  // A signal ends the agent's whole process group first (as in `run`); exec then ends as a failed
+  // turn once the agent's exit is known. Without this the agent and its commands outlive exec.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => signalAgentTree(session.child, signal));
+  }
   // Everything the agent wrote has been relayed once its exit is known: the client then sees the
   // end of the stream, so a turn cut short (or an agent that never started) fails instead of waiting.
   void session.exitCode.then(() => brokerToClient.end());
