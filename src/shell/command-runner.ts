@@ -9,7 +9,7 @@ import { recordFileArguments } from './file-arguments.js';
 import { findActions } from './find-command.js';
 import { assignedName, isExecutingGitConfig, isHazardousPrefixAssignment, nameArgumentHazard } from './hazards.js';
 import { basename, resolvePath } from './paths.js';
-import { recordWrittenFile } from './redirects.js';
+import { recordOptionFile } from './redirects.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
 import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
 import { gitRuns } from './git-runners.js';
@@ -162,7 +162,7 @@ function peel(program: string, current: Invocation, collector: AnalysisCollector
     if (peeled.forgetsCwd || peeled.chdir!.dynamic || peeled.chdir!.tildeUnresolved) forgetCwd(scope);
     else if (scope.cwd !== undefined) scope.cwd = scope.lastKnownCwd = resolvePath(scope.cwd, peeled.chdir!.text);
   }
-  for (const file of peeled.writes) recordWrittenFile(file, `${program} option`, current.scope, collector);
+  for (const { word, access } of peeled.files) recordOptionFile(word, access, `${program} option`, current.scope, collector);
   const assignments = peeled.assignments.map((word) => word.text);
   checkAssignments(assignments, collector);
   const inner: Invocation = {
@@ -228,7 +228,7 @@ function runFind(current: Invocation, collector: AnalysisCollector, host: Script
     const argv = [literal('rm'), literal('-r'), literal('-f'), literal('--'), ...actions.roots];
     emit({ ...current, argv, wrappers }, collector);
   }
-  for (const file of actions.writes) recordWrittenFile(file, 'find', current.scope, collector);
+  for (const file of actions.writes) recordOptionFile(file, 'write', 'find', current.scope, collector);
 }
 
 /** `git -c core.pager=… log` runs a program of the caller's choosing; so do --exec-path, --config-env. */

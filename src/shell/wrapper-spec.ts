@@ -41,6 +41,8 @@ export interface WrapperSpec {
   readonly forgetsCwd?: readonly string[];
   /** Options whose value is a file the wrapper writes. */
   readonly writes?: readonly string[];
+  /** Options whose value is a file the wrapper reads (`xargs -a FILE`: its words become arguments). */
+  readonly reads?: readonly string[];
   /** Options whose value is shell code the program runs (`runuser -c`). */
   readonly code?: readonly string[];
   /** Options whose value is an environment assignment for the command (`strace -E NAME=V`). */

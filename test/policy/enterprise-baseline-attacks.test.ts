@@ -110,6 +110,10 @@ function expectDecision(evaluation: Evaluation, decision: Decision, ruleId: stri
 describe('enterprise baseline: each fix of the review (these were allowed under an allow-everything user layer)', () => {
   const fixes: [Call, Decision, string][] = [
     // secrets: .git/config holds remote URLs with tokens; /proc/<pid>/environ every variable
+    // xargs' argument file is read (its words become arguments): src/shell now reports it
+    ['xargs -a .env echo', 'deny', 'secrets'],
+    ['xargs --arg-file=.env echo', 'deny', 'secrets'],
+    ['xargs -a.env -n1 echo', 'deny', 'secrets'],
     ['cat .git/config', 'deny', 'secrets'],
     [read('@W/.git/config'), 'deny', 'secrets'],
     ['git -C src/.. show HEAD:README.md; cat ./.git/../.git/config', 'deny', 'secrets'],
@@ -260,14 +264,6 @@ describe('enterprise baseline: denies and asks that held before keep holding, ho
   it.each(held.map(([call, decision, rule]) => [label(call), call, decision, rule] as const))('%s', async (_name, call, decision, rule) => {
     const decide = await decider();
     expectDecision(decide(at(call)), decision, rule, call);
-  });
-
-  // Known gap in the shell analysis, not in the policy: xargs' argument file (`-a FILE`,
-  // `--arg-file=FILE`) is not reported as a read, so `xargs -a .env echo` prints .env unseen.
-  // This fails (and must be turned into a plain test) once src/shell reports it.
-  it.fails('xargs -a .env echo (the argument file is not yet a read fact)', async () => {
-    const decide = await decider();
-    expectDecision(decide('xargs -a .env echo'), 'deny', 'secrets', 'xargs -a .env echo');
   });
 
   it('lines it cannot resolve are asked, never allowed', async () => {
