@@ -1,18 +1,20 @@
-// `acp-broker exec` with the real codex-acp (its npm launcher, which starts the native binary) and
-// the fake model: when exec ends — after a normal turn, or by SIGTERM while the agent runs a
-// command — the process table holds nothing of the run: not the launcher, not the native codex-acp,
+// `acp-broker exec` and `run` with the real codex-acp (its npm launcher, which starts the native
+// binary) and the fake model: when the broker ends — exec after a normal turn; exec or run by
+// SIGTERM while the agent runs a command; run when the editor closes its input then — the process
+// table holds nothing of the run: not the launcher, not the native codex-acp,
 // not the shell or the command it started. Watched from /proc: every descendant of the exec process
 // seen during the run (pid + start time, so a reused pid is not mistaken for it), and every process
 // carrying the run's ACP_INTEROP_RUN marker in its environment.
 //
 // Run: npx vitest run test/interop/exec-process-tree.test.ts (ACP_INTEROP_CACHE=DIR for the agents).
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { AGENTS, isInstalled, packageDir } from "./install-agents.mjs";
+import { AcpClient, runPromptTurn } from "./acp-client.mjs";
 import { launchSpec } from "./agents.mjs";
 import { startFakeModel } from "./fake-model.mjs";
 import { BROKER_MAIN, brokerAvailable, findMarkedProcesses, policyYaml, reapMarkedProcesses } from "./harness.mjs";
@@ -84,16 +86,19 @@ interface ExecRun {
 }
 
 /**
- * Runs `acp-broker exec --policy <allow everything> -- node <codex-acp launcher> …` on one prompt
- * whose tool call is `command`. `terminateWhen`: SIGTERM exec once a descendant's command line
- * matches it (the agent is mid-turn, running the command).
+ * Runs the broker with the codex-acp launcher (`node bin/codex-acp.js`, which starts the native
+ * binary) under an allow-everything policy, on one prompt whose tool call is `command`:
+ * `exec --prompt …`, or `run` driven by our ACP client. `end`: once a descendant's command line
+ * matches `when` (the agent is mid-turn, running the command), SIGTERM the broker, or close its
+ * stdin as an editor that quits does (`run`). Without `end` the turn runs to its end (`exec`).
  */
-async function runExec(command: string, terminateWhen?: RegExp): Promise<ExecRun> {
+async function runBroker(subcommand: "exec" | "run", command: string, end?: { when: RegExp; how: "SIGTERM" | "stdin-eof" }): Promise<ExecRun> {
   const root = mkdtempSync(join(tmpdir(), "acp-interop-exec-tree-"));
   const project = join(root, "project");
   mkdirSync(project, { recursive: true });
-  const marker = `exec-tree-${randomUUID()}`;
-  const fake = await startFakeModel({ log: (l: string) => process.env.ACP_INTEROP_VERBOSE && process.stderr.write(`[fake-model exec] ${l}\n`) });
+  const marker = `${subcommand}-tree-${randomUUID()}`;
+  const fake = await startFakeModel({ log: (l: string) => process.env.ACP_INTEROP_VERBOSE && process.stderr.write(`[fake-model ${subcommand}] ${l}\n`) });
+  let client: AcpClient | null = null;
   try {
     fake.setScript({ tool: "shell", command, description: "Run the requested command" });
     const spec = launchSpec(AGENT, { fakeUrl: fake.url, root });
@@ -102,28 +107,40 @@ async function runExec(command: string, terminateWhen?: RegExp): Promise<ExecRun
     const brokerHome = join(root, "broker-home");
     mkdirSync(brokerHome, { recursive: true });
     const auditFile = join(root, "audit.jsonl");
-    // The npm launcher (node), which starts the native binary: two processes of codex to end.
     const launcher = join(packageDir(AGENT), AGENTS[AGENT].bin);
-    const child = spawn(
-      process.execPath,
-      [BROKER_MAIN, "exec", "--policy", policyFile, "--audit", auditFile, "--cwd", project, "--prompt", `Please run: ${command}`, "--", process.execPath, launcher, ...spec.args],
-      { env: { ...spec.env, ACP_BROKER_HOME: brokerHome, ACP_INTEROP_RUN: marker }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on("data", (c: Buffer) => { stderr += c.toString(); });
+    const agent = ["--", process.execPath, launcher, ...spec.args];
+    const env = { ...spec.env, ACP_BROKER_HOME: brokerHome, ACP_INTEROP_RUN: marker };
+    const text = `Please run: ${command}`;
+    let child: ChildProcess;
+    let output = () => ({ stdout: "", stderr: "" });
+    if (subcommand === "exec") {
+      const spawned = spawn(process.execPath, [BROKER_MAIN, "exec", "--policy", policyFile, "--audit", auditFile, "--cwd", project, "--prompt", text, ...agent], { env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      spawned.stdout.on("data", (c: Buffer) => { stdout += c.toString(); });
+      spawned.stderr.on("data", (c: Buffer) => { stderr += c.toString(); });
+      output = () => ({ stdout, stderr });
+      child = spawned;
+    } else {
+      const acp = new AcpClient({ command: process.execPath, args: [BROKER_MAIN, "run", "--policy", policyFile, "--non-interactive", "--audit", auditFile, ...agent], env, cwd: project, name: `run-tree`, permission: "unexpected" });
+      client = acp;
+      acp.start();
+      void runPromptTurn(acp, { cwd: project, text, timeoutMs: 60_000 });
+      output = () => ({ stdout: "", stderr: acp.stderr });
+      child = acp.child;
+    }
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
     let exited = false;
     void exit.then(() => { exited = true; });
     const seen = new Map<number, ProcessInfo>();
-    let terminated = false;
+    let ended = false;
     const deadline = Date.now() + 90_000;
     while (!exited && Date.now() < deadline) {
       for (const p of descendants(child.pid!)) if (!seen.has(p.pid)) seen.set(p.pid, p);
-      if (terminateWhen && !terminated && [...seen.values()].some((p) => terminateWhen.test(p.cmd) && survivors([p]).length === 1)) {
-        child.kill("SIGTERM");
-        terminated = true;
+      if (end && !ended && [...seen.values()].some((p) => end.when.test(p.cmd) && survivors([p]).length === 1)) {
+        if (end.how === "SIGTERM") child.kill("SIGTERM");
+        else child.stdin!.end();
+        ended = true;
       }
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -133,11 +150,12 @@ async function runExec(command: string, terminateWhen?: RegExp): Promise<ExecRun
     const leftBehind = survivors(seen.values());
     const markedAfter = findMarkedProcesses(marker);
     const audit = existsSync(auditFile) ? readFileSync(auditFile, "utf8") : "";
-    // What the command would have written had it outlived exec.
+    // What the command would have written had it outlived the broker.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const files = readdirSync(project);
-    return { code, signal, stdout, stderr, seen, leftBehind, markedAfter, files, audit };
+    return { code, signal, ...output(), seen, leftBehind, markedAfter, files, audit };
   } finally {
+    if (client) await client.close({ graceMs: 0, termMs: 3000 });
     await reapMarkedProcesses(marker);
     await fake.close();
     if (!process.env.ACP_INTEROP_KEEP) rmSync(root, { recursive: true, force: true });
@@ -162,31 +180,45 @@ beforeAll(() => {
   if (!ready) console.warn(`!!! exec process-tree tests skipped: ${process.platform !== "linux" ? "needs /proc (Linux)" : !brokerAvailable() ? "dist/bin/acp-broker.js missing (npm run build)" : `${AGENT} not installed (node test/interop/install-agents.mjs)`}`);
 });
 
-describe.skipIf(!ready)("acp-broker exec with the real codex-acp leaves no process behind", () => {
-  test("after a turn that ends normally", async () => {
-    const r = await runExec("echo hello > out.txt");
+const SLEEP = /^(\/\S*\/)?sleep 60$/;
+const LONG_COMMAND = "sleep 60 && echo late > late.txt";
+
+function expectNothingLeft(r: ExecRun, mid: boolean) {
+  const why = describeRun(r);
+  const seen = [...r.seen.values()];
+  // The run really had both codex processes (and, mid-command, the command) to end.
+  expect(seen.some(isLauncher), why).toBe(true);
+  expect(seen.some(isNative), why).toBe(true);
+  if (mid) expect(seen.some((p) => SLEEP.test(p.cmd)), why).toBe(true);
+  expect(r.leftBehind, why).toEqual([]);
+  expect(r.markedAfter, why).toEqual([]);
+  if (mid) expect(r.files, why).not.toContain("late.txt");
+}
+
+describe.skipIf(!ready)("the broker with the real codex-acp leaves no process behind", () => {
+  test("exec, after a turn that ends normally", async () => {
+    const r = await runBroker("exec", "echo hello > out.txt");
     const why = describeRun(r);
     expect(r.code, why).toBe(0);
     expect(r.files, why).toContain("out.txt");
-    // The run really had both codex processes and the command's shell to end.
-    expect([...r.seen.values()].some(isLauncher), why).toBe(true);
-    expect([...r.seen.values()].some(isNative), why).toBe(true);
     expect(r.audit, why).toContain('"decision":"allow"');
-    expect(r.leftBehind, why).toEqual([]);
-    expect(r.markedAfter, why).toEqual([]);
+    expectNothingLeft(r, false);
   }, 120_000);
 
-  test("when exec is ended by SIGTERM while the agent runs a command", async () => {
-    const r = await runExec("sleep 60 && echo late > late.txt", /^(\/\S*\/)?sleep 60$/);
-    const why = describeRun(r);
-    const seen = [...r.seen.values()];
-    expect(seen.some(isLauncher), why).toBe(true);
-    expect(seen.some(isNative), why).toBe(true);
-    expect(seen.some((p) => /^(\/\S*\/)?sleep 60$/.test(p.cmd)), why).toBe(true);
-    // Ended by the signal, not by the turn: a failure exit or the signal itself.
-    expect(r.code === 0, why).toBe(false);
-    expect(r.leftBehind, why).toEqual([]);
-    expect(r.markedAfter, why).toEqual([]);
-    expect(r.files, why).not.toContain("late.txt");
+  test("exec, ended by SIGTERM while the agent runs a command", async () => {
+    const r = await runBroker("exec", LONG_COMMAND, { when: SLEEP, how: "SIGTERM" });
+    // Ended by the signal, not by the turn: a failure exit.
+    expect(r.code, describeRun(r)).not.toBe(0);
+    expectNothingLeft(r, true);
+  }, 120_000);
+
+  test("run, ended by SIGTERM while the agent runs a command", async () => {
+    const r = await runBroker("run", LONG_COMMAND, { when: SLEEP, how: "SIGTERM" });
+    expectNothingLeft(r, true);
+  }, 120_000);
+
+  test("run, the editor closes its input while the agent runs a command", async () => {
+    const r = await runBroker("run", LONG_COMMAND, { when: SLEEP, how: "stdin-eof" });
+    expectNothingLeft(r, true);
   }, 120_000);
 });
