@@ -127,7 +127,7 @@ async function runBroker(subcommand: "exec" | "run", command: string, end?: { wh
       acp.start();
       void runPromptTurn(acp, { cwd: project, text, timeoutMs: 60_000 });
       output = () => ({ stdout: "", stderr: acp.stderr });
-      child = acp.child;
+      child = acp.child!;
     }
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
     let exited = false;
