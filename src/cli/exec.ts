@@ -6,6 +6,7 @@ import { BrokerError } from '../core/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { decisionIdGenerator, engineDecisionDeps, openGrantStore } from '../engine/relay-deps.js';
 import { brokerDirs } from '../platform/dirs.js';
+import { signalAgentTree } from '../relay/process-group.js';
 import { runAgent } from '../relay/run-agent.js';
 import { whenDecisionsReady } from '../startup/deferred-loading.js';
 import { tuneJitForRelay } from '../startup/jit-tuning.js';
@@ -67,6 +68,11 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       ...(approvals ? { channels: [approvals], escalationTimeoutMs: timeout * 1000 } : {}),
     },
   });
+  // A signal ends the agent's whole process group first (as in `run`); exec then ends as a failed
+  // turn once the agent's exit is known. Without this the agent and its commands outlive exec.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => signalAgentTree(session.child, signal));
+  }
   // Everything the agent wrote has been relayed once its exit is known: the client then sees the
   // end of the stream, so a turn cut short (or an agent that never started) fails instead of waiting.
   void session.exitCode.then(() => brokerToClient.end());

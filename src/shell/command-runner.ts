@@ -10,7 +10,7 @@ import { findActions } from './find-command.js';
 import { checkAssignments, checkCommandName, checkGitOptions } from './command-checks.js';
 import { nameArgumentHazard } from './hazards.js';
 import { basename, resolvePath } from './paths.js';
-import { recordWrittenFile } from './redirects.js';
+import { recordOptionFile } from './redirects.js';
 import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
 import { gitRuns } from './git-runners.js';
 import { isShell, joinAsScript, parseShellInvocation } from './shell-invocation.js';
@@ -164,7 +164,7 @@ function peel(program: string, current: Invocation, collector: AnalysisCollector
     if (peeled.forgetsCwd || peeled.chdir!.dynamic || peeled.chdir!.tildeUnresolved) forgetCwd(scope);
     else if (scope.cwd !== undefined) scope.cwd = scope.lastKnownCwd = resolvePath(scope.cwd, peeled.chdir!.text);
   }
-  for (const file of peeled.writes) recordWrittenFile(file, `${program} option`, current.scope, collector);
+  for (const { word, access } of peeled.files) recordOptionFile(word, access, `${program} option`, current.scope, collector);
   const assignments = peeled.assignments.map((word) => word.text);
   checkAssignments(assignments, collector);
   const inner: Invocation = {
@@ -230,7 +230,7 @@ function runFind(current: Invocation, collector: AnalysisCollector, host: Script
     const argv = [literal('rm'), literal('-r'), literal('-f'), literal('--'), ...actions.roots];
     emit({ ...current, argv, wrappers }, collector);
   }
-  for (const file of actions.writes) recordWrittenFile(file, 'find', current.scope, collector);
+  for (const file of actions.writes) recordOptionFile(file, 'write', 'find', current.scope, collector);
 }
 
 function emit(current: Invocation, collector: AnalysisCollector): void {

@@ -189,7 +189,9 @@ const TABLES: Readonly<Record<string, ProgramSpec>> = {
   sed: table({ same: [['-i', '--in-place'], ['-n', '--quiet', '--silent'], ['-E', '-r', '--regexp-extended']], valued: ['-e', '--expression', '-f', '--file'] }),
   sort: table({ valued: ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-T', '--temporary-directory'] }),
   tar: table({ valued: ['-f', '--file', '-C', '--directory'] }),
-  npm: table({ valued: ['--prefix', '-w', '--workspace'] }),
+  // npm's string-valued config options most used on a command line; an unknown one is a flag to
+  // npm too (`npm --foo bar` runs `bar`), so only the value of a listed one is taken for a value.
+  npm: table({ valued: ['--prefix', '-C', '-w', '--workspace', '--registry', '--tag', '--access', '--otp', '--userconfig', '--globalconfig', '--cache', '--loglevel', '--scope', '--auth-type', '--before', '--omit', '--include', '--install-strategy', '--location', '-L', '--proxy', '--https-proxy', '--noproxy', '--cafile', '--cert', '--key', '--script-shell', '--node-options', '--fetch-retries', '--fetch-timeout', '--provenance-file', '--pack-destination', '--preid', '--message', '-m'] }),
   ssh: table({ valued: ['-i', '-p', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-b', '-c', '-E', '-e', '-m', '-O', '-Q', '-S', '-W', '-w', '-B', '-I'] }),
   kubectl: table({ valued: ['-n', '--namespace', '--context', '-f', '--filename', '-o', '--output', '-l', '--selector'] }),
   docker: table({ valued: ['-H', '--host', '--context', '-c', '--config', '-l', '--log-level'] }),

@@ -105,19 +105,20 @@ export function recordFileRedirect(
   collector.redirections.push({ path, access: redirect.access, operator: redirect.operator, ...(kernelPath ? { kernelPath } : {}), ...(word.glob ? { glob: true } : {}) });
 }
 
-/** Records a file written by a command's own option (`time -o f`, `find -fprint f`). */
-export function recordWrittenFile(
+/** Records a file a command's own option writes (`time -o f`, `find -fprint f`) or reads (`xargs -a f`). */
+export function recordOptionFile(
   word: { text: string; dynamic: boolean; tildeUnresolved: boolean; glob?: boolean },
+  access: 'read' | 'write',
   operator: string,
   scope: Scope,
   collector: AnalysisCollector,
 ): void {
   if (word.dynamic || word.tildeUnresolved || word.text === '') {
-    collector.unresolvable(`file written by ${operator} known only at run time: ${word.text}`);
+    collector.unresolvable(`file ${access === 'write' ? 'written' : 'read'} by ${operator} known only at run time: ${word.text}`);
     return;
   }
   const cwd = collector.cwdFor(scope);
   const path = resolvePath(cwd, word.text);
   const kernelPath = kernelPathOf(cwd, word.text);
-  if (!isHarmlessDevice(kernelPath ?? path)) collector.redirections.push({ path, access: 'write', operator, ...(kernelPath ? { kernelPath } : {}), ...(word.glob ? { glob: true } : {}) });
+  if (!isHarmlessDevice(kernelPath ?? path)) collector.redirections.push({ path, access, operator, ...(kernelPath ? { kernelPath } : {}), ...(word.glob ? { glob: true } : {}) });
 }

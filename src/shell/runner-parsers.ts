@@ -27,7 +27,7 @@ export function customRunner(program: string): Parser | undefined {
 function peeled(wrapper: string, run: Peeled['run'], extra: Partial<Peeled> = {}): Peeled {
   return {
     kind: 'inner', wrapper, reportSelf: true, run, assignments: [], chdir: undefined, forgetsCwd: false,
-    writes: [], suppliesArguments: false, notes: [], ...extra,
+    files: [], suppliesArguments: false, notes: [], ...extra,
   };
 }
 

@@ -43,6 +43,8 @@ export interface WrapperSpec {
   readonly forgetsCwd?: readonly string[];
   /** Options whose value is a file the wrapper writes. */
   readonly writes?: readonly string[];
+  /** Options whose value is a file the wrapper reads (`xargs -a FILE`: its words become arguments). */
+  readonly reads?: readonly string[];
   /** Options whose value is shell code the program runs (`runuser -c`). */
   readonly code?: readonly string[];
   /** Options whose value is an environment assignment for the command (`strace -E NAME=V`). */
@@ -95,7 +97,8 @@ export interface Peeled {
   readonly chdir: Word | undefined;
   /** The inner command's working directory is not known (a new root, another host, a login home). */
   readonly forgetsCwd: boolean;
-  readonly writes: readonly Word[];
+  /** Files the wrapper itself writes (`strace -o`) or reads (`xargs -a`). */
+  readonly files: readonly { readonly word: Word; readonly access: 'read' | 'write' }[];
   readonly suppliesArguments: boolean;
   /** Reasons the line stays unresolvable although the inner command is analysed (remote, approximate). */
   readonly notes: readonly string[];

@@ -49,7 +49,7 @@ export const CLASSIC_WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   coproc: {},
   setsid: { flags: 'cfw', longFlags: ['ctty', 'fork', 'wait'], longNoCommand: ['help', 'version'], abbreviations: true },
   xargs: {
-    flags: '0rtpxo', valued: 'ILnPsdEa', optionalValued: 'ile', suppliesArguments: true, abbreviations: true,
+    flags: '0rtpxo', valued: 'ILnPsdEa', optionalValued: 'ile', suppliesArguments: true, abbreviations: true, reads: ['a', 'arg-file'],
     longFlags: ['null', 'no-run-if-empty', 'verbose', 'interactive', 'exit', 'open-tty'],
     longValued: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'],
     longOptional: ['replace', 'eof', 'max-lines'],

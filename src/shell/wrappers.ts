@@ -29,6 +29,7 @@ interface State {
   chdir: Word | undefined;
   forgetsCwd: boolean;
   writes: Word[];
+  reads: Word[];
   assignments: Word[];
   code: Word | undefined;
   notes: string[];
@@ -44,7 +45,7 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
   if (custom) return custom(argv);
   let spec = specOf(program);
   if (!spec) return NOT_A_WRAPPER;
-  const state: State = { chdir: undefined, forgetsCwd: false, writes: [], assignments: [], code: undefined, notes: [], shell: false, argv: false };
+  const state: State = { chdir: undefined, forgetsCwd: false, writes: [], reads: [], assignments: [], code: undefined, notes: [], shell: false, argv: false };
   let i = parseOptions(program, spec, argv, 1, state);
   while (typeof i === 'number' && spec.subcommands) {
     const name = argv[i]?.text;
@@ -80,7 +81,8 @@ export function peelWrapper(program: string, argv: readonly Word[]): PeelResult 
   if (state.shell && rest.some((word) => word.text.includes('$'))) notes.push(`${program} runs the command through a shell that expands its $`);
   const base: Omit<Peeled, 'run'> = {
     kind: 'inner' as const, wrapper: program, reportSelf: spec.reportSelf ?? false, assignments: state.assignments,
-    chdir: state.chdir, forgetsCwd: state.forgetsCwd || (spec.movesCwd ?? false), writes: state.writes,
+    chdir: state.chdir, forgetsCwd: state.forgetsCwd || (spec.movesCwd ?? false),
+    files: [...state.writes.map((word) => ({ word, access: 'write' as const })), ...state.reads.map((word) => ({ word, access: 'read' as const }))],
     suppliesArguments: spec.suppliesArguments ?? false, notes,
   };
   if (state.code) return { ...base, run: { type: 'code', code: state.code } };
@@ -186,6 +188,7 @@ function noteValue(program: string, spec: WrapperSpec, option: string, value: Wo
   if (opaque && (value.dynamic || opaque.test(value.text))) return { reason: `${program} -${option} ${value.text} runs something we do not analyse` };
   if (spec.chdir?.includes(option)) state.chdir = value;
   if (spec.writes?.includes(option)) state.writes.push(value);
+  if (spec.reads?.includes(option)) state.reads.push(value);
   if (spec.environment?.includes(option)) state.assignments.push(value);
   if (spec.code?.includes(option)) {
     state.code = value;
