@@ -55,6 +55,9 @@ function focusCard(card, onButton) {
 }
 
 function answer(id, option, buttons, status) {
+  // A disabled button drops the focus to the page's start: keep it in the card, on its heading.
+  var card = cards.get(id);
+  if (card && card.contains(document.activeElement)) card.querySelector('h3').focus();
   buttons.forEach(function (b) { b.disabled = true; });
   status.textContent = 'Sending "' + (option.name || option.kind) + '"…';
   fetch('/api/answer', {

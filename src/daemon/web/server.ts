@@ -43,15 +43,22 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
   let port = 0;
 
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
-    const host = allowedHost(request, port);
-    if (!host) return text(response, 421, 'This inbox answers only to http://127.0.0.1:PORT or http://localhost:PORT.');
-    const url = new URL(request.url ?? '/', `http://${host}`);
     const method = request.method ?? 'GET';
+    // Refused attempts to change something are logged: they are what an attack looks like.
+    const refuse = (status: number, message: string, headers: OutgoingHttpHeaders = {}) => {
+      if (method !== 'GET') {
+        log(`acp-broker inbox: refused ${method} ${(request.url ?? '/').split('?')[0]} (Host ${request.headers.host}, Origin ${request.headers.origin ?? 'none'}): ${status} ${message}`);
+      }
+      text(response, status, message, headers);
+    };
+    const host = allowedHost(request, port);
+    if (!host) return refuse(421, 'This inbox answers only to http://127.0.0.1:PORT or http://localhost:PORT.');
+    const url = new URL(request.url ?? '/', `http://${host}`);
 
     if (url.pathname === '/' && url.searchParams.has('token')) {
-      if (method !== 'GET') return text(response, 405, 'GET only.', { Allow: 'GET' });
+      if (method !== 'GET') return refuse(405, 'GET only.', { Allow: 'GET' });
       if (!sameSecret(url.searchParams.get('token') ?? undefined, secrets.token)) {
-        return text(response, 403, 'Wrong or old token: run `acp-broker inbox` for the current address.');
+        return refuse(403, 'Wrong or old token: run `acp-broker inbox` for the current address.');
       }
       // The token leaves the address bar at once; from now on the cookie speaks for this browser.
       response.writeHead(303, { ...SECURITY_HEADERS, Location: '/', 'Set-Cookie': setCookieHeader(secrets.session) });
@@ -60,16 +67,17 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
     }
     if (!sameSecret(sessionCookie(request), secrets.session)) {
       if (url.pathname === '/' && method === 'GET') return html(response, 401, LOCKED_PAGE);
-      return text(response, 401, 'Not signed in: open the address `acp-broker inbox` prints.');
+      return refuse(401, 'Not signed in: open the address `acp-broker inbox` prints.');
     }
 
     const route = ROUTES[url.pathname];
     if (!route) return text(response, 404, 'Not found.');
-    if (route !== method) return text(response, 405, `${route} only.`, { Allow: route });
+    if (route !== method) return refuse(405, `${route} only.`, { Allow: route });
     switch (url.pathname) {
       case '/': return html(response, 200, INBOX_PAGE);
       case '/inbox.js': return asset(response, 'text/javascript; charset=utf-8', CLIENT_SCRIPT);
       case '/inbox.css': return asset(response, 'text/css; charset=utf-8', STYLES);
+      case '/favicon.ico': return send(response, 204, 'text/plain', '');
       case '/api/pending': return json(response, 200, view.pending());
       case '/api/events':
         if (!hub.add(response)) text(response, 503, 'Too many open inbox pages.');
@@ -84,8 +92,8 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
         );
         return;
       case '/api/answer':
-        if (!sameOrigin(request, host)) return text(response, 403, 'Answers are accepted only from the inbox page itself.');
-        if (!/^application\/json(;|$)/i.test(request.headers['content-type'] ?? '')) return text(response, 415, 'The answer must be JSON.');
+        if (!sameOrigin(request, host)) return refuse(403, 'Answers are accepted only from the inbox page itself.');
+        if (!/^application\/json(;|$)/i.test(request.headers['content-type'] ?? '')) return refuse(415, 'The answer must be JSON.');
         readBody(request, response, (body) => answer(response, body));
         return;
     }
@@ -135,6 +143,7 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/': 'GET',
   '/inbox.js': 'GET',
   '/inbox.css': 'GET',
+  '/favicon.ico': 'GET',
   '/api/pending': 'GET',
   '/api/events': 'GET',
   '/api/recent': 'GET',
