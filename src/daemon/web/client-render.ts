@@ -48,9 +48,15 @@ function countdownText(deadline, now) {
   return 'falls back in ' + m + ':' + (s < 10 ? '0' : '') + s;
 }
 
+function splitLines(text) {
+  var lines = text.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 function diffLines(oldText, newText) {
-  var a = oldText === null ? [] : oldText.split('\n');
-  var b = newText.split('\n');
+  var a = oldText === null ? [] : splitLines(oldText);
+  var b = splitLines(newText);
   var head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   var tail = 0;
@@ -112,7 +118,8 @@ function renderApproval(approval, onAnswer) {
   var card = el('article', 'approval');
   card.dataset.id = approval.id;
   var headingId = 'h-' + Math.random().toString(36).slice(2);
-  var h = el('h3', '', agent + ' wants to ' + (KIND_WORDS[r.kind] || 'use a tool (' + r.kind + ')'));
+  var where = r.workspace.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || r.workspace;
+  var h = el('h3', '', agent + ' wants to ' + (KIND_WORDS[r.kind] || 'use a tool (' + r.kind + ')') + ' in ' + where);
   h.id = headingId;
   h.tabIndex = -1;
   card.setAttribute('aria-labelledby', headingId);

@@ -37,6 +37,7 @@ pre { background: var(--code); border-radius: 6px; padding: .5rem .75rem; margin
 .reason { margin: .5rem 0; }
 .scroll { overflow-x: auto; }
 .items { border-collapse: collapse; width: 100%; margin: .5rem 0; font-size: .9rem; }
+.items th { white-space: nowrap; }
 .items th, .items td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 .verdict.allow { color: var(--allow); } .verdict.deny { color: var(--reject); } .verdict.ask { font-weight: 600; }
 .diff summary { cursor: pointer; font-family: ui-monospace, monospace; font-size: .9rem; overflow-wrap: anywhere; }
@@ -48,14 +49,14 @@ pre { background: var(--code); border-radius: 6px; padding: .5rem .75rem; margin
 .meta dd { margin: 0; overflow-wrap: anywhere; }
 .countdown { font-variant-numeric: tabular-nums; }
 .options { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .75rem; }
-.option-cell { flex: 0 1 auto; max-width: 100%; }
+.option-cell { display: flex; flex-direction: column; max-width: 100%; }
 .option { font: inherit; font-weight: 600; min-height: 2.75rem; padding: .5rem 1rem; border-radius: 6px; border: 2px solid var(--line); background: var(--card); color: var(--text); cursor: pointer; }
 .option.allow { border-color: var(--allow); color: var(--allow); background: var(--allow-bg); }
 .option.reject { border-color: var(--reject); color: var(--reject); background: var(--reject-bg); }
 .option.always { border-style: dashed; }
 .option:disabled { opacity: .5; cursor: default; }
 button:focus-visible, h2:focus-visible, h3:focus-visible, summary:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-.covers { margin: .25rem 0 0; font-size: .8rem; color: var(--muted); max-width: 22rem; overflow-wrap: anywhere; }
+.covers { margin: .25rem 0 0; font-size: .8rem; color: var(--muted); width: 0; min-width: 100%; overflow-wrap: anywhere; }
 .status { margin: .5rem 0 0; font-size: .9rem; color: var(--muted); }
 .status:empty { display: none; }
 .recent { list-style: none; padding: 0; margin: 0; }
@@ -70,10 +71,7 @@ button:focus-visible, h2:focus-visible, h3:focus-visible, summary:focus-visible 
   body { font-size: 15px; }
   main, .bar { padding-left: .6rem; padding-right: .6rem; }
   .approval { padding: .75rem; }
-  .meta { grid-template-columns: 1fr; }
-  .meta dt { margin-top: .25rem; }
   .options { flex-direction: column; }
   .option-cell, .option { width: 100%; }
-  .covers { max-width: none; }
 }
 `;

@@ -52,7 +52,7 @@ describe('the inbox in a real browser', () => {
     const id = view.openApproval(publishRequest());
     const card = cards().first();
     await card.waitFor();
-    expect(await card.locator('h3').textContent()).toBe('claude-code-acp wants to run a command');
+    expect(await card.locator('h3').textContent()).toBe('claude-code-acp wants to run a command in shop-api');
     const text = await card.innerText();
     for (const shown of [
       'Publish the package to npm', 'npm version patch && npm publish --access public',
@@ -142,7 +142,7 @@ describe('the inbox in a real browser', () => {
     expect(await page.locator('main img, main svg, main script, main iframe, main b, main i, main u, main a, article button button').count()).toBe(0);
     expect(await card.locator('.title').textContent()).toBe(hostile);
     expect(await card.locator('.command').textContent()).toBe(`echo "${hostile}"`);
-    expect(await card.locator('h3').textContent()).toBe('<i>claude</i> wants to run a command');
+    expect(await card.locator('h3').textContent()).toBe('<i>claude</i> wants to run a command in shop-api');
     expect(await card.locator('.diff-body').textContent()).toBe('+ <script>window.__pwned=5</script>\n');
     // A bidi override would reorder what is read; it is shown as an escape instead.
     expect(await card.locator('button').allTextContents()).toEqual(['<button>Allow</button>', 'Reject \\u{202e}gnp.exe']);
