@@ -119,8 +119,14 @@ function connect() {
     connection.className = 'connection live';
   });
   source.addEventListener('error', function () {
-    connection.textContent = 'reconnecting…';
     connection.className = 'connection down';
+    // A refused reconnection (the daemon restarted with a new token) is final for EventSource.
+    if (source.readyState === EventSource.CLOSED) {
+      connection.textContent = 'disconnected';
+      say('The inbox stopped or restarted: run acp-broker inbox for its current address.');
+    } else {
+      connection.textContent = 'reconnecting…';
+    }
   });
   source.addEventListener('snapshot', function (event) {
     var approvals = JSON.parse(event.data);

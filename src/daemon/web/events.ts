@@ -8,7 +8,7 @@ import type { ApprovalsEvent, ApprovalsView, Settlement } from '../approvals-vie
 import { SECURITY_HEADERS } from './security.js';
 
 /** A browser that stops reading is dropped once this much is queued for it. */
-const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
 const MAX_CLIENTS = 64;
 /** How many settlements are remembered to explain a late answer (HTTP 409). */

@@ -10,7 +10,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
-export const COOKIE_NAME = 'acp_inbox';
+/** Cookies are not separated by port: the name carries it, so two inboxes never overwrite each other's. */
+export function cookieName(port: number): string {
+  return `acp_inbox_${port}`;
+}
 
 export interface Secrets {
   /** In the address the daemon prints: `/?token=…`. */
@@ -42,19 +45,19 @@ export function sameOrigin(request: IncomingMessage, host: string): boolean {
   return request.headers.origin === `http://${host}`;
 }
 
-export function sessionCookie(request: IncomingMessage): string | undefined {
+export function sessionCookie(request: IncomingMessage, port: number): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE_NAME) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === cookieName(port)) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
 
-export function setCookieHeader(session: string): string {
+export function setCookieHeader(session: string, port: number): string {
   // No Max-Age: the cookie ends with the browser session, the secret with the daemon.
-  return `${COOKIE_NAME}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+  return `${cookieName(port)}=${session}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 /** On every response: no inline script, no framing, nothing cached, nothing leaked by referrer. */

@@ -61,11 +61,11 @@ export async function startInbox(options: InboxOptions): Promise<Inbox> {
         return refuse(403, 'Wrong or old token: run `acp-broker inbox` for the current address.');
       }
       // The token leaves the address bar at once; from now on the cookie speaks for this browser.
-      response.writeHead(303, { ...SECURITY_HEADERS, Location: '/', 'Set-Cookie': setCookieHeader(secrets.session) });
+      response.writeHead(303, { ...SECURITY_HEADERS, Location: '/', 'Set-Cookie': setCookieHeader(secrets.session, port) });
       response.end();
       return;
     }
-    if (!sameSecret(sessionCookie(request), secrets.session)) {
+    if (!sameSecret(sessionCookie(request, port), secrets.session)) {
       if (url.pathname === '/' && method === 'GET') return html(response, 401, LOCKED_PAGE);
       return refuse(401, 'Not signed in: open the address `acp-broker inbox` prints.');
     }

@@ -166,6 +166,15 @@ describe('the inbox in a real browser', () => {
     expect(await page.locator('#recent li.decision').first().innerText()).toContain('by web inbox');
   });
 
+  it('after a daemon restart (new token), an open page says how to get back in', async () => {
+    await openInbox();
+    const port = inbox.port;
+    await inbox.close();
+    inbox = await startInbox({ view, port, recentDecisions: async () => recent, log: (m) => logs.push(m) });
+    await page.locator('#connection', { hasText: 'disconnected' }).waitFor();
+    expect(await page.locator('#notice').textContent()).toBe('The inbox stopped or restarted: run acp-broker inbox for its current address.');
+  });
+
   it('fits a phone-sized window without sideways scrolling', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await openInbox();

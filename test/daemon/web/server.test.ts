@@ -43,7 +43,7 @@ describe('the inbox server: who may talk to it', () => {
     expect(reply.status).toBe(303);
     expect(reply.headers.location).toBe('/');
     const cookie = reply.headers['set-cookie']![0]!;
-    expect(cookie).toMatch(/^acp_inbox=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/);
+    expect(cookie).toMatch(new RegExp(`^acp_inbox_${inbox.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`));
     expect(cookie).not.toContain(inbox.token);
     const page = await send(inbox.port, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
@@ -57,7 +57,7 @@ describe('the inbox server: who may talk to it', () => {
       expect(reply.body).not.toContain('acp-broker inbox</h1>\n  <p id="connection"');
     }
     expect((await send(inbox.port, { path: '/?token=0123456789abcdef' })).status).toBe(403);
-    expect((await send(inbox.port, { path: '/', headers: { cookie: 'acp_inbox=guess' } })).status).toBe(401);
+    expect((await send(inbox.port, { path: '/', headers: { cookie: `acp_inbox_${inbox.port}=guess` } })).status).toBe(401);
     const id = view.openApproval(publishRequest());
     const unsigned = await send(inbox.port, {
       method: 'POST', path: '/api/answer', body: JSON.stringify({ id, optionId: 'allow' }),
