@@ -35,19 +35,35 @@ export interface Inbox {
 }
 
 const MAX_BODY_BYTES = 8 * 1024;
+const REFUSALS_LOGGED = 20;
+const REFUSAL_LOG_WINDOW_MS = 60_000;
 
 export async function startInbox(options: InboxOptions): Promise<Inbox> {
   const { view, log } = options;
   const secrets = newSecrets();
   const hub = eventHub(view, log);
   let port = 0;
+  // Any web page the user visits can send requests here: a flood of refusals must not flood the log.
+  let windowStart = 0;
+  let refusals = 0;
+  const logRefusal = (line: string) => {
+    const now = Date.now();
+    if (now - windowStart > REFUSAL_LOG_WINDOW_MS) {
+      if (refusals > REFUSALS_LOGGED) log(`acp-broker inbox: … and ${refusals - REFUSALS_LOGGED} more refused requests`);
+      windowStart = now;
+      refusals = 0;
+    }
+    if (++refusals <= REFUSALS_LOGGED) log(`acp-broker inbox: ${line}`);
+  };
 
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
     const method = request.method ?? 'GET';
-    // Refused attempts to change something are logged: they are what an attack looks like.
+    // Refused attempts to change something are logged (they are what an attack looks like), with
+    // the headers quoted: they are the sender's text.
     const refuse = (status: number, message: string, headers: OutgoingHttpHeaders = {}) => {
       if (method !== 'GET') {
-        log(`acp-broker inbox: refused ${method} ${(request.url ?? '/').split('?')[0]} (Host ${request.headers.host}, Origin ${request.headers.origin ?? 'none'}): ${status} ${message}`);
+        const path = (request.url ?? '/').split('?')[0];
+        logRefusal(`refused ${method} ${JSON.stringify(path)} (Host ${JSON.stringify(request.headers.host ?? '')}, Origin ${JSON.stringify(request.headers.origin ?? '')}): ${status} ${message}`);
       }
       text(response, status, message, headers);
     };

@@ -16,7 +16,7 @@ let inbox: Inbox;
 let recent: RecentDecision[];
 let logs: string[];
 /** The inbox's log of refused requests, reduced to method, path, Origin and status. */
-const refusals = () => logs.map((line) => line.replace(/^acp-broker inbox: refused (\S+) (\S+) \(Host \S+, (Origin \S+)\): (\d+) .*$/, '$1 $2 ($3): $4'));
+const refusals = () => logs.map((line) => line.replace(/^acp-broker inbox: refused (\S+) "(\S+)" \(Host "\S+", Origin "(\S+)"\): (\d+) .*$/, '$1 $2 (Origin $3): $4'));
 
 beforeAll(async () => {
   browser = await launchChromium();

@@ -54,7 +54,7 @@ describe('the inbox server: who may talk to it', () => {
     for (const path of ['/', '/inbox.js', '/inbox.css', '/api/pending', '/api/events', '/api/recent', '/nope']) {
       const reply = await send(inbox.port, { path });
       expect(reply.status, path).toBe(401);
-      expect(reply.body).not.toContain('acp-broker inbox</h1>\n  <p id="connection"');
+      expect(reply.body).not.toContain('id="pending"');
     }
     expect((await send(inbox.port, { path: '/?token=0123456789abcdef' })).status).toBe(403);
     expect((await send(inbox.port, { path: '/', headers: { cookie: `acp_inbox_${inbox.port}=guess` } })).status).toBe(401);
@@ -99,6 +99,15 @@ describe('the inbox server: who may talk to it', () => {
     const ok = await postAnswer(inbox, cookie, { id, optionId: 'allow' });
     expect(ok.status).toBe(200);
     expect(view.answers.map((a) => [a.id, a.optionId, a.via])).toEqual([[id, 'allow', 'web']]);
+  });
+
+  it('logs refused answers with the headers quoted, and no more than 20 a minute', async () => {
+    const cookie = await signIn(inbox);
+    const id = view.openApproval(publishRequest());
+    for (let i = 0; i < 30; i++) await postAnswer(inbox, cookie, { id, optionId: 'allow' }, { origin: `http://evil.example/"${i}` });
+    expect(logs).toHaveLength(20);
+    expect(logs[0]).toBe(`acp-broker inbox: refused POST "/api/answer" (Host "127.0.0.1:${inbox.port}", Origin "http://evil.example/\\"0"): 403 Answers are accepted only from the inbox page itself.`);
+    expect(view.answers).toEqual([]);
   });
 
   it('answers a settled approval with 409 and changes nothing; unknown 404; an option not offered 400', async () => {
