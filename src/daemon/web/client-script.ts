@@ -10,6 +10,7 @@ var list = document.getElementById('pending');
 var count = document.getElementById('pending-count');
 var empty = document.getElementById('empty');
 var notice = document.getElementById('notice');
+var settledNote = document.getElementById('settled-note');
 var connection = document.getElementById('connection');
 var recent = document.getElementById('recent');
 var recentProblem = document.getElementById('recent-problem');
@@ -34,9 +35,26 @@ function open(approval) {
   updateCount();
 }
 
-function settle(id) {
+var CHANNEL_NAMES = { client: 'the editor', web: 'the web inbox', desktop: 'a desktop notification', terminal: 'the terminal' };
+
+function describeSettlement(card, settlement) {
+  if (settlement.type === 'answered') {
+    var button = settlement.optionId === undefined ? null
+      : Array.from(card.querySelectorAll('button')).find(function (b) { return b.dataset.optionId === settlement.optionId; });
+    return 'answered in ' + (CHANNEL_NAMES[settlement.via] || settlement.via) + (button ? ': ' + button.textContent : '');
+  }
+  if (settlement.type === 'withdrawn') return 'withdrawn by its broker (' + settlement.reason + ')';
+  if (settlement.type === 'gone') return 'its broker is gone';
+  return 'no longer waiting';
+}
+
+function settle(id, settlement) {
   var card = cards.get(id);
   if (!card) return;
+  if (settlement) {
+    settledNote.textContent = card.querySelector('h3').textContent + ': ' + describeSettlement(card, settlement) + '.';
+    settledNote.hidden = false;
+  }
   var hadFocus = card.contains(document.activeElement);
   var next = card.nextElementSibling || card.previousElementSibling;
   cards.delete(id);
@@ -135,7 +153,10 @@ function connect() {
     approvals.forEach(open);
   });
   source.addEventListener('opened', function (event) { open(JSON.parse(event.data)); });
-  source.addEventListener('settled', function (event) { settle(JSON.parse(event.data).id); });
+  source.addEventListener('settled', function (event) {
+    var data = JSON.parse(event.data);
+    settle(data.id, data.settlement);
+  });
 }
 
 document.addEventListener('keydown', function (event) {

@@ -25,6 +25,7 @@ export const INBOX_PAGE = `${HEAD}
     <h2 id="pending-heading" tabindex="-1">Waiting for you <span id="pending-count" class="count">0</span></h2>
     <p class="hint">Tab moves between answers; Enter or Space answers. <kbd>j</kbd>/<kbd>k</kbd> jump between approvals.</p>
     <p id="notice" class="notice" role="alert" hidden></p>
+    <p id="settled-note" class="settled-note" role="status" hidden></p>
     <p id="empty" class="empty">Nothing is waiting for an answer.</p>
     <div id="pending" class="pending"></div>
   </section>

@@ -26,6 +26,7 @@ h3 { font-size: 1.05rem; margin: 0 0 .5rem; }
 .hint { color: var(--muted); font-size: .85rem; margin: 0 0 .75rem; }
 kbd { font: inherit; border: 1px solid var(--line); border-radius: 3px; padding: 0 .3em; }
 .empty { color: var(--muted); }
+.settled-note { color: var(--muted); font-size: .9rem; border-left: 4px solid var(--line); padding: .25rem .75rem; overflow-wrap: anywhere; }
 .notice { border-left: 4px solid var(--reject); background: var(--reject-bg); padding: .5rem .75rem; }
 .approval { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0 0 1rem; }
 .title { margin: 0 0 .5rem; font-weight: 600; overflow-wrap: anywhere; }

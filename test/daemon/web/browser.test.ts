@@ -69,9 +69,10 @@ describe('the inbox in a real browser', () => {
     await cards().first().waitFor({ state: 'detached' });
     expect(view.answers.map((a) => [a.id, a.optionId, a.via])).toEqual([[id, 'allow', 'web']]);
     expect(await page.locator('#pending-count').textContent()).toBe('0');
+    expect(await page.locator('#settled-note').textContent()).toBe('claude-code-acp wants to run a command in shop-api: answered in the web inbox: Allow once.');
   });
 
-  it('shows edits with their diff, the "Always" options with what they cover, and approvals withdrawn elsewhere leave', async () => {
+  it('shows edits with their diff, the "Always" options with what they cover; approvals withdrawn or gone leave, saying why', async () => {
     await openInbox();
     const edit = view.openApproval(editRequest());
     const card = cards().first();
@@ -85,6 +86,14 @@ describe('the inbox in a real browser', () => {
       .toBe('Remembers: writes to /home/dev/shop-api/.env.production, for gemini');
     view.withdraw(edit, 'answered in the editor');
     await card.waitFor({ state: 'detached' });
+    expect(await page.locator('#settled-note').textContent()).toBe('gemini wants to edit files in shop-api: withdrawn by its broker (answered in the editor).');
+    // A broker that dies takes its approvals with it; the page says so.
+    view.openApproval(publishRequest(), { pid: 777, agent: 'claude-code-acp' });
+    view.openApproval(editRequest(), { pid: 777, agent: 'gemini' });
+    await cards().nth(1).waitFor();
+    view.disconnect(777);
+    await page.waitForFunction(() => document.querySelectorAll('article.approval').length === 0);
+    expect(await page.locator('#settled-note').textContent()).toBe('gemini wants to edit files in shop-api: its broker is gone.');
     expect(view.answers).toEqual([]);
   });
 

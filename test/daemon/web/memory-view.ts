@@ -52,6 +52,11 @@ export class MemoryView implements ApprovalsView {
     if (this.open.has(id)) this.settle(id, { type: 'withdrawn', reason });
   }
 
+  /** What the registry does when a broker's connection ends: its approvals are gone. */
+  disconnect(pid: number): void {
+    for (const approval of [...this.open.values()]) if (approval.broker.pid === pid) this.settle(approval.id, { type: 'gone' });
+  }
+
   private settle(id: string, settlement: Settlement): void {
     this.open.delete(id);
     this.closed.add(id);
