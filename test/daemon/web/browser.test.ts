@@ -15,6 +15,8 @@ let view: MemoryView;
 let inbox: Inbox;
 let recent: RecentDecision[];
 let logs: string[];
+/** The page's script errors and console errors (a CSP violation is one). */
+let pageErrors: string[];
 /** The inbox's log of refused requests, reduced to method, path, Origin and status. */
 const refusals = () => logs.map((line) => line.replace(/^acp-broker inbox: refused (\S+) "(\S+)" \(Host "\S+", Origin "(\S+)"\): (\d+) .*$/, '$1 $2 (Origin $3): $4'));
 
@@ -31,6 +33,9 @@ beforeEach(async () => {
   inbox = await startInbox({ view, recentDecisions: async () => recent, log: (m) => logs.push(m) });
   context = await browser.newContext();
   page = await context.newPage();
+  pageErrors = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') pageErrors.push(message.text()); });
 });
 afterEach(async () => {
   await context.close();
@@ -69,7 +74,7 @@ describe('the inbox in a real browser', () => {
     await cards().first().waitFor({ state: 'detached' });
     expect(view.answers.map((a) => [a.id, a.optionId, a.via])).toEqual([[id, 'allow', 'web']]);
     expect(await page.locator('#pending-count').textContent()).toBe('0');
-    expect(await page.locator('#settled-note').textContent()).toBe('claude-code-acp wants to run a command in shop-api: answered in the web inbox: Allow once.');
+    expect(await page.locator('#settled-note').textContent()).toBe('claude-code-acp wants to run a command in shop-api: answered in the web inbox: Allow once.');    expect(pageErrors).toEqual([]);
   });
 
   it('shows edits with their diff, the "Always" options with what they cover; approvals withdrawn or gone leave, saying why', async () => {
@@ -157,6 +162,7 @@ describe('the inbox in a real browser', () => {
     expect(await card.locator('button').allTextContents()).toEqual(['<button>Allow</button>', 'Reject \\u{202e}gnp.exe']);
     expect(await page.locator('#recent').innerText()).toContain(`echo ${hostile}`);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(pageErrors).toEqual([]);
   });
 
   it('shows the recent decisions with their reasons, refreshed after an answer', async () => {
