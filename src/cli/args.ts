@@ -16,8 +16,8 @@ const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
   '--approvals',
 ]);
-const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always']);
-export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'trust', 'help'] as const;
+const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print']);
+export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'help'] as const;
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const separator = argv.indexOf('--');
@@ -69,6 +69,7 @@ Usage:
   acp-broker daemon [--port N] [--no-desktop] [--no-web]   approvals daemon (notifications, web inbox)
   acp-broker daemon status | stop
   acp-broker approvals [list [--json] | allow ID [--always] | deny ID [--always]]   answer from a terminal
+  acp-broker inbox [--print]                               open the daemon's web inbox (or print its address)
 
 Options for run and exec:
   --policy FILE           policy file (repeatable); default: the user policy, else the bundled default

@@ -37,6 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'daemon': return (await import('../daemon/commands.js')).daemonCommand(args, io());
     case 'approvals': return (await import('../daemon/commands.js')).approvalsCommand(args, io());
+    case 'inbox': return (await import('../daemon/inbox-command.js')).inboxCommand(args, io());
     default: throw new BrokerError('usage', `\`${args.command}\` is not available in this version`);
   }
 }

@@ -60,11 +60,9 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     return 0;
   }
   if (options.web) {
-    // SEAM: the web inbox (src/daemon/web/), started unless --no-web.
     const started = await startWebInbox(registry, options.port, log);
     if (started.type === 'running') inbox = started.inbox;
-    else if (started.type === 'absent') log('the web inbox is not part of this build; answer with `acp-broker approvals`');
-    else log(`the web inbox did not start: ${started.message}`);
+    else log(`the web inbox did not start: ${started.message}; answer with \`acp-broker approvals\``);
   }
   const notifications = options.desktop
     ? new Notifications({

@@ -1,11 +1,9 @@
 /**
- * SEAM (web inbox, issue 15 point 5): the web inbox lives in src/daemon/web/ and is built by another
- * change. Until both meet, it is loaded by a computed path so this module builds and runs without
- * it; once merged, this becomes a plain `import('./web/index.js')`.
- *
- * The path is resolved against this chunk's URL: both tsc's output (dist/daemon/) and the bundle
- * (dist/bin/) sit one level below dist/, where tsc emits dist/daemon/web/index.js.
+ * The daemon's web inbox (src/daemon/web/), started unless `--no-web`: it shows the registry's
+ * approvals and the recent decisions of the default audit log.
  */
+import { join } from 'node:path';
+import { brokerDirs } from '../platform/dirs.js';
 import type { ApprovalsView } from './approvals-view.js';
 
 export interface RunningInbox {
@@ -14,24 +12,19 @@ export interface RunningInbox {
   close(): unknown;
 }
 
-interface InboxModule {
-  startInbox(options: { view: ApprovalsView; port?: number | undefined; log?: (message: string) => void }): Promise<RunningInbox> | RunningInbox;
+export type InboxStart = { readonly type: 'running'; readonly inbox: RunningInbox } | { readonly type: 'failed'; readonly message: string };
+
+/** The audit log brokers write by default (`--audit` moves a broker's elsewhere). */
+export function defaultAuditLog(env: NodeJS.ProcessEnv = process.env): string {
+  return join(brokerDirs(env).state, 'audit.jsonl');
 }
 
-export type InboxStart = { readonly type: 'running'; readonly inbox: RunningInbox } | { readonly type: 'absent' } | { readonly type: 'failed'; readonly message: string };
-
 export async function startWebInbox(view: ApprovalsView, port: number | undefined, log: (message: string) => void): Promise<InboxStart> {
-  let module: Partial<InboxModule>;
   try {
-    const specifier = new URL('../daemon/web/index.js', import.meta.url).href;
-    module = (await import(specifier)) as Partial<InboxModule>;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') return { type: 'absent' };
-    return { type: 'failed', message: (error as Error).message };
-  }
-  if (typeof module.startInbox !== 'function') return { type: 'absent' };
-  try {
-    return { type: 'running', inbox: await module.startInbox({ view, port, log }) };
+    // Loaded only when the inbox is wanted: `--no-web` daemons never load the HTTP server.
+    const { startInbox, recentDecisionsFrom } = await import('./web/index.js');
+    const inbox = await startInbox({ view, ...(port !== undefined ? { port } : {}), recentDecisions: recentDecisionsFrom(defaultAuditLog()), log });
+    return { type: 'running', inbox };
   } catch (error) {
     return { type: 'failed', message: (error as Error)?.message ?? String(error) };
   }
