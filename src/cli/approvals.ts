@@ -1,20 +1,50 @@
 import { basename } from 'node:path';
-import { daemonLocation } from '../daemon/location.js';
-import { connectApprovals, DaemonChannel, parseApprovalsMode } from '../escalation/daemon-channel.js';
+import { parseApprovalsMode } from '../escalation/approvals-mode.js';
+import type { AnswerChannel, EscalationChannel, Offer, OfferCallbacks, OfferedRequest } from '../escalation/channel.js';
 import { single, type ParsedArgs } from './args.js';
+
+/** What `run` and `exec` hold of the approvals daemon: a channel for the broker, closed at the end. */
+export interface ApprovalsChannel extends EscalationChannel {
+  close(): void;
+}
 
 /**
  * The approvals daemon as an escalation channel for `run` and `exec` (`--approvals`, default auto).
- * `waitForIt`: resolve once the daemon is reached or known absent (exec: its first ask must find
- * it). Otherwise, in auto mode, the channel connects in the background: `run` is not held up, and
- * the editor takes the requests meanwhile.
+ * `after`: in auto mode the daemon's client (and its JSON-RPC package) loads only then — `run` passes
+ * the start-up gate, so the agent's boot is not slowed; escalations before it reach the editor alone.
+ * `daemon` mode connects at once and fails with one clear line when none runs; `exec` waits too, so
+ * that its first ask finds the daemon.
  */
-export async function approvalsChannel(args: ParsedArgs, stderr: (s: string) => void, options: { waitForIt: boolean }): Promise<DaemonChannel | undefined> {
+export async function approvalsChannel(args: ParsedArgs, stderr: (s: string) => void, options: { after?: Promise<unknown> } = {}): Promise<ApprovalsChannel | undefined> {
   const mode = parseApprovalsMode(single(args, '--approvals'));
+  if (mode === 'off') return undefined;
   const agent = args.agent[0] !== undefined ? basename(args.agent[0]) : undefined;
   const log = (message: string) => stderr(`acp-broker: ${message}\n`);
-  if (mode !== 'auto' || options.waitForIt) return connectApprovals(mode, { agent, log });
-  const channel = new DaemonChannel(daemonLocation().socket, { agent, log });
-  void channel.connect();
-  return channel;
+  const connect = async () => (await import('../escalation/daemon-channel.js')).connectApprovals(mode, { agent, log });
+  if (mode === 'daemon' || options.after === undefined) return connect();
+  const late = new LateChannel();
+  options.after.then(connect).then((channel) => late.attach(channel), (error: unknown) => log(`the approvals daemon is not used: ${(error as Error)?.message ?? String(error)}`));
+  return late;
+}
+
+/** A channel that takes offers once its daemon client has loaded; until then it takes none. */
+class LateChannel implements ApprovalsChannel {
+  readonly name = 'daemon';
+  readonly answersAs: readonly AnswerChannel[] = ['desktop', 'web', 'terminal'];
+  private inner: ApprovalsChannel | undefined;
+  private closed = false;
+
+  attach(channel: ApprovalsChannel | undefined): void {
+    if (this.closed) channel?.close();
+    else this.inner = channel;
+  }
+
+  offer(request: OfferedRequest, callbacks: OfferCallbacks): Offer | undefined {
+    return this.inner?.offer(request, callbacks);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.inner?.close();
+  }
 }

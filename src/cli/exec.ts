@@ -55,7 +55,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   });
   const [command, ...agentArgs] = args.agent as [string, ...string[]];
   // With the approvals daemon, an ask waits for a human there until --timeout, then falls back.
-  const approvals = await approvalsChannel(args, stderr, { waitForIt: true });
+  const approvals = await approvalsChannel(args, stderr);
   const timeout = Number(single(args, '--timeout') ?? EXEC_APPROVAL_TIMEOUT_S);
   const clientToBroker = new PassThrough();
   const brokerToClient = new PassThrough();

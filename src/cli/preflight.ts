@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BrokerError } from '../core/errors.js';
-import { parseApprovalsMode } from '../escalation/daemon-channel.js';
+import { parseApprovalsMode } from '../escalation/approvals-mode.js';
 import { describeFsError } from '../platform/fs-errors.js';
 import { SUBCOMMANDS, single, type ParsedArgs } from './args.js';
 

@@ -51,7 +51,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
     attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: decisionDeps,
   });
-  const approvals = await approvalsChannel(args, stderr, { waitForIt: false });
+  const approvals = await approvalsChannel(args, stderr, { after: gate.opened });
   const session = runAgent({
     command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     deps: {

@@ -6,20 +6,14 @@
  * never hangs on a dead daemon and a lost daemon is never an answer.
  */
 import { BrokerError } from '../core/errors.js';
+import type { ApprovalsMode } from './approvals-mode.js';
 import { connectDaemon, isFailure, type ConnectFailure, type DaemonConnection } from '../daemon/client.js';
 import { daemonLocation } from '../daemon/location.js';
 import type { RpcLink } from '../daemon/rpc-link.js';
 import { MAX_FRAME_BYTES, METHODS, checkAnswered } from '../daemon/protocol.js';
 import type { AnswerChannel, ApprovalRequest, EscalationChannel, HumanAnswer, Offer, OfferCallbacks, OfferedRequest } from './channel.js';
 
-export type ApprovalsMode = 'auto' | 'daemon' | 'off';
-
-/** `--approvals MODE`; undefined means the default, `auto`. */
-export function parseApprovalsMode(value: string | undefined): ApprovalsMode {
-  if (value === undefined) return 'auto';
-  if (value === 'auto' || value === 'daemon' || value === 'off') return value;
-  throw new BrokerError('usage', `--approvals takes auto, daemon or off, not \`${value}\``);
-}
+export { parseApprovalsMode, type ApprovalsMode } from './approvals-mode.js';
 
 export interface ConnectApprovalsOptions {
   /** The agent's name, shown in notifications and the inbox. */

@@ -25,7 +25,7 @@ async function signedInPage(home: string): Promise<{ page: Page; origin: string 
   const printed = await cli(home, ['inbox', '--print']);
   expect(printed.code).toBe(0);
   const url = printed.stdout.trim();
-  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32,}/);
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{40,}$/);
   const page = await (await browser.newContext()).newPage();
   await page.goto(url);
   return { page, origin: new URL(url).origin };
@@ -52,7 +52,8 @@ describe('the web inbox answering a real broker', () => {
     const card = page.locator('article.approval').first();
     await card.waitFor({ timeout: 30_000 });
     expect(await card.innerText()).toContain('touch answered-in-the-inbox.txt');
-    await card.getByRole('button', { name: 'Allow once' }).click();
+    // The agent's own one-shot allow option is called "Yes".
+    await card.getByRole('button', { name: 'Yes', exact: true }).click();
     expect((await run.exit).code).toBe(0);
     expect(existsSync(join(workspace, 'answered-in-the-inbox.txt'))).toBe(true);
     expect(decisions().map((e) => [e.outcome, e.source?.type])).toEqual([['escalated', 'daemon'], ['allowed', 'web']]);
@@ -69,7 +70,11 @@ describe('the web inbox answering a real broker', () => {
     await card.getByRole('button', { name: /^Always allow/ }).click();
     expect((await first.run.exit).code).toBe(0);
     const grants = await cli(home, ['grants', 'list', '--json']);
-    expect(JSON.parse(grants.stdout)).toMatchObject([{ decision: 'allow', subject: { type: 'command', argv: ['touch', 'always.txt'] } }]);
+    // What needed a human: the command, and the file it writes.
+    expect(JSON.parse(grants.stdout)).toMatchObject([
+      { decision: 'allow', subject: { type: 'command', argv: ['touch', 'always.txt'] }, scope: { type: 'project', dir: workspace } },
+      { decision: 'allow', subject: { type: 'path', access: 'write' }, scope: { type: 'project', dir: workspace } },
+    ]);
     const second = exec(home, workspace, 'touch always.txt');
     expect((await second.run.exit).code).toBe(0);
     expect(second.decisions().at(-1)).toMatchObject({ outcome: 'allowed', source: { type: 'grant' } });

@@ -75,8 +75,10 @@ describe('escalations reach the approvals daemon through a real broker', () => {
     const send = (m: object) => run.child.stdin.write(`${JSON.stringify(m)}\n`);
     const lines = () => run.stdout().toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: unknown; method?: string; params?: { requestId?: unknown }; result?: { stopReason?: string } });
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+    await waitFor(() => lines().some((m) => m.id === 1), 20_000, () => `no initialize result: ${run.stderr()}`);
     send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: s.workspace, mcpServers: [] } });
     await waitFor(() => lines().some((m) => m.id === 2), 20_000, () => `no session: ${run.stderr()}`);
+    expect(lines().find((m) => m.id === 2)).toMatchObject({ result: { sessionId: 'sdk-session-1' } });
     send({ jsonrpc: '2.0', id: 3, method: 'session/prompt', params: { sessionId: 'sdk-session-1', prompt: [{ type: 'text', text: 'touch from-terminal.txt' }] } });
     await waitFor(() => lines().some((m) => m.method === 'session/request_permission'), 20_000, () => `no request: ${run.stderr()}`);
     const request = lines().find((m) => m.method === 'session/request_permission')!;
@@ -85,7 +87,8 @@ describe('escalations reach the approvals daemon through a real broker', () => {
     await waitFor(() => lines().some((m) => m.id === 3), 20_000, () => `no prompt result: ${run.stderr()}`);
     expect(lines().find((m) => m.id === 3)!.result!.stopReason).toBe('end_turn');
     expect(lines().filter((m) => m.method === '$/cancel_request').map((m) => m.params!.requestId)).toEqual([request.id]);
-    expect(existsSync(join(s.workspace, 'from-terminal.txt'))).toBe(true);
+    expect(JSON.stringify(lines().filter((m) => m.method === 'session/update'))).toContain('touch from-terminal.txt => allow-once');
+    expect(existsSync(join(s.workspace, 'from-terminal.txt')), `${s.workspace}\n${run.stderr()}\n${run.stdout()}`).toBe(true);
     // The editor's late answer changes nothing.
     send({ jsonrpc: '2.0', id: request.id, result: { outcome: { outcome: 'selected', optionId: 'reject' } } });
     run.child.stdin.end();

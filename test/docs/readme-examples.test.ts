@@ -72,7 +72,9 @@ describe('the README\'s examples', () => {
       const result = spawnSync('bash', ['-euo', 'pipefail', '-c', runnable(example.code)], {
         cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ACP_BROKER_HOME: home },
       });
-      expect(result.status, `${example.code}\n${result.stderr}`).toBe(0);
+      // `check` exits with its decision (0 allow, 1 deny, 3 ask), which the shown output names.
+      const decision = /^decision: (ALLOW|DENY|ASK)/.exec(example.output ?? '')?.[1];
+      expect(result.status, `${example.code}\n${result.stderr}`).toBe(decision === 'DENY' ? 1 : decision === 'ASK' ? 3 : 0);
       if (example.output !== undefined) expect(result.stdout.trimEnd()).toBe(example.output.trimEnd());
     }, 90_000);
   }
