@@ -152,9 +152,22 @@ async function openInbox(url) {
 async function startBroker(procs, { home, policy, workspace, env }) {
   const notes = lineWaiter();
   const replies = lineWaiter();
+  /** The permission requests the broker forwards to this process (the editor's dialogs), with when each was read. */
+  const dialogs = {
+    waiting: new Map(),
+    onLine(text, _s, at) {
+      const tag = /--tag r(\d+)"/.exec(text)?.[1];
+      this.waiting.get(tag)?.(at);
+      this.waiting.delete(tag);
+    },
+  };
   const broker = procs.start(NODE, [CLI, 'run', '--policy', policy, '--', NODE, AGENT], {
     env: { ACP_BROKER_HOME: home, ...env }, cwd: workspace,
-    onLine: (text, s) => { if (text.includes('"_bench/')) notes.onLine(text, s); else replies.onLine(text, s); },
+    onLine: (text, s) => {
+      if (text.includes('"_bench/')) notes.onLine(text, s);
+      else if (text.includes('"session/request_permission"')) dialogs.onLine(text, s, clock());
+      else replies.onLine(text, s);
+    },
   });
   const call = async (id, method, params) => {
     broker.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
@@ -165,6 +178,8 @@ async function startBroker(procs, { home, policy, workspace, env }) {
   return {
     broker,
     go: (round) => broker.send(JSON.stringify({ jsonrpc: '2.0', method: '_bench/go', params: { round } })),
+    /** When the broker's forward of round `round`'s request to its client (this process) is read. */
+    dialog: (round) => within(new Promise((resolve) => dialogs.waiting.set(String(round), resolve)), 30_000, `the editor's dialog for round ${round}`),
     /** The agent's next `_bench/<name>` report for `round`. */
     report: (name, round) => within(
       notes.wait(broker, (l) => l.includes(`"_bench/${name}"`) && JSON.parse(l).params.round === round, `_bench/${name}`).then((l) => JSON.parse(l).params),
@@ -175,6 +190,10 @@ async function startBroker(procs, { home, policy, workspace, env }) {
 async function latencyRounds(inbox, broker, rounds, warmUp) {
   const toStream = [];
   const toAgent = [];
+  /** The same request reaching the broker's client: the editor's dialog, the path without the daemon. */
+  const toEditor = [];
+  /** The first round, not counted: the broker's and the daemon's first approval. */
+  let first;
   const opened = new Map();
   const settled = new Map();
   const waitFor = (map, key) => new Promise((resolve) => { const v = map.get(key); if (v) resolve(v); else map.set(key, resolve); });
@@ -188,8 +207,9 @@ async function latencyRounds(inbox, broker, rounds, warmUp) {
       const sent = broker.report('sent', round);
       const answered = broker.report('answered', round);
       const frame = within(waitFor(opened, String(round)), 30_000, `the inbox's opened frame for round ${round}`);
+      const dialog = broker.dialog(round);
       broker.go(round);
-      const [{ at: sentAt }, { id, at: streamAt }] = await Promise.all([sent, frame]);
+      const [{ at: sentAt }, { id, at: streamAt }, dialogAt] = await Promise.all([sent, frame, dialog]);
       const done = within(waitFor(settled, id), 30_000, `the inbox's settled frame for round ${round}`);
       const postAt = clock();
       const reply = await inbox.answer(id, 'allow');
@@ -197,14 +217,16 @@ async function latencyRounds(inbox, broker, rounds, warmUp) {
       const { at: answerAt, result } = await answered;
       if (result?.outcome?.optionId !== 'allow') throw new Error(`the agent got ${JSON.stringify(result)} instead of its allow option`);
       await done;
+      if (round === 0) first = { toStream: msBetween(sentAt, streamAt), toAgent: msBetween(postAt, answerAt), toEditor: msBetween(sentAt, dialogAt) };
       if (round < warmUp) continue;
       toStream.push(msBetween(sentAt, streamAt));
+      toEditor.push(msBetween(sentAt, dialogAt));
       toAgent.push(msBetween(postAt, answerAt));
     }
   } finally {
     stop();
   }
-  return { toStream, toAgent };
+  return { toStream, toAgent, toEditor, first };
 }
 
 async function memoryRounds(inbox, brokers, status, perBroker, roundsCount) {
@@ -302,8 +324,8 @@ export async function approvalsFigure({ quick, work, log }) {
 /** The table rows and notes for bench/run.mjs. */
 export function approvalsRows(a, fmt) {
   const mib = (bytes) => `${fmt(bytes / MIB, 1)} MiB`;
-  const latencyRow = (figure, values) => ({
-    figure: `${figure} (${values.length} rounds)`, measured: `${fmt(median(values), 2)} ms median`, baseline: '',
+  const latencyRow = (figure, values, baseline = '') => ({
+    figure: `${figure} (${values.length} rounds)`, measured: `${fmt(median(values), 2)} ms median`, baseline,
     compare: `p90 ${fmt(percentile(values, 0.9), 2)} ms, max ${fmt(Math.max(...values), 2)} ms`, target: '≤ 10 ms median', pass: median(values) <= 10,
   });
   const { samples, total, baseline } = a.memory;
@@ -311,7 +333,8 @@ export function approvalsRows(a, fmt) {
   const open = samples.filter((s) => s.label.endsWith('open'));
   const growth = Math.max(...answered.map((s) => s.heapUsed)) - baseline.heapUsed;
   const rows = [
-    latencyRow('approvals: agent request → `opened` in the inbox event stream', a.toStream),
+    latencyRow('approvals: agent request → `opened` in the inbox event stream', a.toStream,
+      `${fmt(median(a.toEditor), 2)} ms median to the editor's dialog (p90 ${fmt(percentile(a.toEditor, 0.9), 2)} ms)`),
     latencyRow('approvals: inbox answer (POST) → answer read by the agent', a.toAgent),
     {
       figure: `approvals: daemon heap with ${total.toLocaleString('en')} open approvals (2 KB diffs), and once answered`,
@@ -322,7 +345,7 @@ export function approvalsRows(a, fmt) {
     },
   ];
   const notes = [
-    `approvals, through \`acp-broker run\` (client never answers) and \`acp-broker daemon --no-desktop\`, after ${a.warmUp} warm-up rounds: request → inbox stream min ${fmt(Math.min(...a.toStream), 2)} ms, p10 ${fmt(percentile(a.toStream, 0.1), 2)}, p99 ${fmt(percentile(a.toStream, 0.99), 2)}; inbox answer → agent min ${fmt(Math.min(...a.toAgent), 2)} ms, p10 ${fmt(percentile(a.toAgent, 0.1), 2)}, p99 ${fmt(percentile(a.toAgent, 0.99), 2)}.`,
+    `approvals, through \`acp-broker run\` (client never answers) and \`acp-broker daemon --no-desktop\`, after ${a.warmUp} warm-up rounds (the first of them, the broker's first decision and each side's first approval: ${fmt(a.first.toStream, 2)} ms to the inbox stream, ${fmt(a.first.toEditor, 2)} ms to the editor's dialog, ${fmt(a.first.toAgent, 2)} ms inbox answer → agent): request → inbox stream min ${fmt(Math.min(...a.toStream), 2)} ms, p10 ${fmt(percentile(a.toStream, 0.1), 2)}, p99 ${fmt(percentile(a.toStream, 0.99), 2)}; inbox answer → agent min ${fmt(Math.min(...a.toAgent), 2)} ms, p10 ${fmt(percentile(a.toAgent, 0.1), 2)}, p99 ${fmt(percentile(a.toAgent, 0.99), 2)}.`,
     `approvals memory (${a.brokers} brokers × ${a.perBroker} edit requests, answered through the inbox; heap after a collection / RSS): ${samples.map((s) => `${s.label}: ${mib(s.heapUsed)} / ${mib(s.rss)}`).join('; ')}.`,
   ];
   return { rows, notes };

@@ -424,8 +424,10 @@ How each figure is measured:
   the agent's \`session/request_permission\` write → the \`opened\` frame read; *answer → agent*:
   \`POST /api/answer\` sent → the answer's bytes read by the agent. One clock for both processes:
   \`process.hrtime.bigint()\` (CLOCK_MONOTONIC, machine-wide; checked against a child process first),
-  the agent's readings reported through the broker. 200 rounds after 20 warm-up ones; the "broker"
-  column is the median, p90 and max beside it. *Memory*: 10 brokers each send 100 edit requests with
+  the agent's readings reported through the broker. 200 rounds after 20 warm-up ones (the first
+  round is the broker's first decision, which waits for its policy and parser to load); the
+  "broker" column is the median, p90 and max beside it, and beside the stream figure the same
+  request's arrival at the broker's client (the editor's dialog: the path without the daemon). *Memory*: 10 brokers each send 100 edit requests with
   2 KB diffs at once; the daemon's heap (after a collection: it runs under \`--expose-gc\`) and RSS from
   its \`daemon/status\` once all 1,000 are open and once all are answered through the inbox, four
   rounds; flat means the heap returns within 8 MiB of where it was before (as test/daemon/load.test.ts).
