@@ -16,8 +16,8 @@
  * CLOCK_MONOTONIC, the same clock for every process of the machine (checked against a child process
  * before measuring); the agent reports its readings as `_bench/*` notifications through the broker.
  *
- * - memory: BURST_BROKERS brokers, each agent sending its share of 1,000 edit requests (2 KB diffs)
- *   at once; the daemon's heap and RSS once all are open, and again once all are answered through
+ * - memory: 10 brokers (2 with --quick), each agent sending 100 edit requests (50 with --quick;
+ *   diffs of 2 KB old and new text) at once; the daemon's heap and RSS once all are open, and again once all are answered through
  *   the inbox; four rounds (two with --quick), as test/daemon/load.test.ts does two.
  */
 import { spawnSync } from 'node:child_process';
@@ -196,7 +196,12 @@ async function latencyRounds(inbox, broker, rounds, warmUp) {
   let first;
   const opened = new Map();
   const settled = new Map();
-  const waitFor = (map, key) => new Promise((resolve) => { const v = map.get(key); if (v) resolve(v); else map.set(key, resolve); });
+  // A frame may arrive before or after its round waits for it: whichever comes second completes the pair.
+  const waitFor = (map, key) => new Promise((resolve) => {
+    const value = map.get(key);
+    if (value === undefined) map.set(key, resolve);
+    else { map.delete(key); resolve(value); }
+  });
   const deliver = (map, key, value) => { const r = map.get(key); if (typeof r === 'function') { map.delete(key); r(value); } else map.set(key, value); };
   const stop = inbox.listen((event, data, at) => {
     if (event === 'opened') deliver(opened, /--tag r(\d+)$/.exec(data.request.command ?? '')?.[1], { id: data.id, at });
