@@ -427,12 +427,12 @@ How each figure is measured:
   the agent's readings reported through the broker. 200 rounds after 20 warm-up ones (the first
   round is the broker's first decision, which waits for its policy and parser to load); the
   "broker" column is the median, p90 and max beside it, and beside the stream figure the same
-  request's arrival at the broker's client (the editor's dialog: the path without the daemon). *Memory*: 10 brokers each send 100 edit requests with
-  2 KB diffs at once; the daemon's heap (after a collection: it runs under \`--expose-gc\`) and RSS from
-  its \`daemon/status\` once all 1,000 are open and once all are answered through the inbox, four
-  rounds; flat means the heap returns within 8 MiB of where it was before (as test/daemon/load.test.ts).
-  RSS is reported, not judged: it grows over the first rounds and then stays (the allocator keeps
-  what it got), which the later rounds show.
+  request's arrival at the broker's client (the editor's dialog: the path without the daemon).
+  *Memory*: 10 brokers each send 100 edit requests with 2 KB diffs at once; the daemon's heap
+  (after a collection: it runs under \`--expose-gc\`) and RSS from its \`daemon/status\` once all
+  1,000 are open and once all are answered through the inbox, four rounds; flat means the heap
+  returns within 8 MiB of where it was before (as test/daemon/load.test.ts). RSS is reported, not
+  judged: it grows over the first rounds and then stays (the allocator keeps what it got).
 `;
   // Hand-written analysis below the marker survives reruns.
   const file = join(ROOT, 'bench', 'RESULTS.md');
