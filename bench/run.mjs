@@ -6,13 +6,14 @@
  *
  *   node bench/run.mjs                 all figures, table on stdout, bench/RESULTS.md rewritten
  *   node bench/run.mjs --quick         fewer runs and smaller workloads (a smoke test, not figures)
- *   node bench/run.mjs --only stream,startup,decisions,inprocess,shell,benign,memory
+ *   node bench/run.mjs --only stream,startup,decisions,inprocess,shell,benign,memory,approvals
  *   node bench/run.mjs --no-write      do not rewrite bench/RESULTS.md
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { approvalsFigure, approvalsRows } from './approvals.mjs';
 import { AGENTS, CLI, finish, generatePolicy, lineWaiter, machine, median, memoryMb, ROOT, start } from './lib.mjs';
 
 const argv = process.argv.slice(2);
@@ -23,6 +24,8 @@ const want = (name) => !ONLY || ONLY.has(name);
 
 const NODE = process.execPath;
 const work = mkdtempSync(join(tmpdir(), 'acp-broker-bench-'));
+// Removed however the run ends (a failed figure included).
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 const policy = generatePolicy();
 const POLICY = join(work, 'policy-200.yaml');
 writeFileSync(POLICY, policy.text);
@@ -272,8 +275,9 @@ function fmt(n, digits = 0) {
 
 async function main() {
   if (!existsSync(CLI)) {
-    log('dist/ is missing: building it (tsc)…');
+    log('dist/ is missing: building it (tsc and the bundle, as `npm run build`)…');
     execFileSync(NODE, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' });
+    execFileSync(NODE, [join(ROOT, 'scripts', 'bundle.mjs')], { stdio: 'inherit' });
   }
   const started = Date.now();
   const loadAtStart = os.loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -350,6 +354,12 @@ async function main() {
       `${fmt(first.rss, 1)} MB at ${first.calls.toLocaleString('en')} (peak ${fmt(first.peak, 1)})`, `${growth >= 0 ? '+' : ''}${fmt(growth, 1)} MB`, 'flat: ≤ +10 MB', growth <= 10);
     notes.push(`memory samples (calls: RSS MB / peak MB, elapsed s): ${m.samples.map((s) => `${s.calls / 1000}k: ${fmt(s.rss, 1)}/${fmt(s.peak, 1)}, ${fmt(s.seconds, 1)} s`).join('; ')}.`);
   }
+  if (want('approvals')) {
+    log('approvals daemon (bench/approvals.mjs)…');
+    const a = approvalsRows(await approvalsFigure({ quick: QUICK, work, log }), fmt);
+    for (const r of a.rows) row(r.figure, r.measured, r.baseline, r.compare, r.target, r.pass);
+    notes.push(...a.notes);
+  }
 
   const elapsed = (Date.now() - started) / 1000;
   const table = [
@@ -407,6 +417,22 @@ How each figure is measured:
 - **memory** — one broker, 100,000 tool calls (\`tool_call\` → permission request → answer →
   \`tool_call_update\` completed, distinct ids); the broker's RSS (and peak, VmHWM) read from /proc at
   fixed points (the agent waits while it is read). Flat means: state is evicted, nothing grows per call.
+- **approvals** — \`bench/approvals.mjs\`, through the built CLI: \`acp-broker daemon --no-desktop\` and
+  \`acp-broker run --policy P -- node bench/agents/approval-agent.mjs\` (\`default: ask\`) in one
+  ACP_BROKER_HOME; the bench is the broker's client and never answers, and the inbox's user (signed in
+  with the token of \`acp-broker inbox --print\`, an SSE client on \`/api/events\`). *Request → stream*:
+  the agent's \`session/request_permission\` write → the \`opened\` frame read; *answer → agent*:
+  \`POST /api/answer\` sent → the answer's bytes read by the agent. One clock for both processes:
+  \`process.hrtime.bigint()\` (CLOCK_MONOTONIC, machine-wide; checked against a child process first),
+  the agent's readings reported through the broker. 200 rounds after 20 warm-up ones (the first
+  round is the broker's first decision, which waits for its policy and parser to load); the
+  "broker" column is the median, p90 and max beside it, and beside the stream figure the same
+  request's arrival at the broker's client (the editor's dialog: the path without the daemon).
+  *Memory*: 10 brokers each send 100 edit requests with 2 KB diffs at once; the daemon's heap
+  (after a collection: it runs under \`--expose-gc\`) and RSS from its \`daemon/status\` once all
+  1,000 are open and once all are answered through the inbox, four rounds; flat means the heap
+  returns within 8 MiB of where it was before (as test/daemon/load.test.ts). RSS is reported, not
+  judged: it grows over the first rounds and then stays (the allocator keeps what it got).
 `;
   // Hand-written analysis below the marker survives reruns.
   const file = join(ROOT, 'bench', 'RESULTS.md');
