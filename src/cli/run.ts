@@ -47,13 +47,16 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const decisionDeps = engineDecisionDeps(() => engine, {
     dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
   });
+  // Chunks either side has sent: the rehearsal gives way to them.
+  let traffic = 0;
   const decisionsReady = whenDecisionsReady({
     engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
-    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: decisionDeps,
+    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: { deps: decisionDeps, traffic: () => traffic },
   });
   const approvals = await approvalsChannel(args, stderr, { after: gate.opened });
   const session = runAgent({
     command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
+    onTraffic: () => { traffic++; },
     deps: {
       ...decisionDeps, decisionsReady, audit, newDecisionId: decisionIdGenerator(), log: (m) => stderr(`${m}\n`),
       ...(timeout !== undefined ? { escalationTimeoutMs: Number(timeout) * 1000 } : {}),

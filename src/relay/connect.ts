@@ -74,6 +74,8 @@ export function pumpLines(options: {
   initial?: Buffer;
   /** `source` had already ended before this pump existed: its 'end' will not fire again. */
   alreadyEnded?: boolean;
+  /** Told of every chunk read: real work is under way (background work yields to it). */
+  onData?: () => void;
 }): Pump {
   const { source, sink } = options;
   const forward = (bytes: Buffer) => sink.write(bytes);
@@ -95,7 +97,9 @@ export function pumpLines(options: {
     options.onEnd();
   };
   const resume = () => { if (!ended) source.resume(); };
+  const onData = options.onData;
   source.on('data', (chunk: Buffer) => {
+    onData?.();
     inBatches(() => splitter.push(chunk));
     if (sink.stream.writableNeedDrain && !source.isPaused()) {
       source.pause();

@@ -37,6 +37,8 @@ export interface RunAgentOptions {
   /** An agent spawned earlier (see startup/early-start.ts); `command`/`args` then only name it in messages. */
   readonly child?: EarlyChild;
   readonly deps: Omit<BrokerDeps, 'toAgent' | 'toClient'>;
+  /** Told of every chunk either side sends: the broker's own background work yields to real traffic. */
+  readonly onTraffic?: () => void;
 }
 
 const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
@@ -93,7 +95,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const toAgent = (bytes: Buffer) => { brokerWrites++; agentWriter.write(bytes); };
   const toClient = (bytes: Buffer) => { brokerWrites++; clientWriter.write(bytes); };
   // The broker's audit work waits until the message in hand is handled: the batch writers flush at
-  // the end of a chunk, so the agent's answer leaves first (measured: ~10 µs less per round trip).
+  // the end of a chunk, so the agent's answer leaves first (bench/RESULTS.md: "Figures behind the code's comments").
   const auditQueue = afterHandling((error) => warn(`acp-broker: could not record an audit event: ${(error as Error)?.stack ?? String(error)}`));
   const broker = new Broker({ ...options.deps, toAgent, toClient, deferAudit: auditQueue.defer });
   // Client lines the early forwarder already gave the agent: the broker notes them, in order,
@@ -135,6 +137,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     ...(earlyInput ? { initial: earlyInput.rest, alreadyEnded: earlyInput.ended } : {}),
     onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
     onEnd: () => clientGone(),
+    ...(options.onTraffic ? { onData: options.onTraffic } : {}),
   });
   let agentOutputEnded: () => void;
   const outputDone = new Promise<void>((resolve) => { agentOutputEnded = resolve; });
@@ -149,6 +152,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     oversized: (bytes, end) => oversized.piece(bytes, end),
     onLine: guarded('agent', (line) => broker.fromAgent(line), (line) => clientWriter.write(line)),
     onEnd: () => agentOutputEnded(),
+    ...(options.onTraffic ? { onData: options.onTraffic } : {}),
   });
 
   /**

@@ -33,16 +33,21 @@ export function loadingGate(earlyAgent: boolean): LoadingGate {
 /**
  * When the broker may decide: the engine and the grants store loaded (each attached by `attach`),
  * then, with `rehearse`, a short rehearsal of the decision path (rehearsal.ts) so that the first
- * real decisions do not run cold. The broker holds decisions until this resolves.
+ * real decisions do not run cold — which stops the moment real traffic arrives (`traffic` counts
+ * the chunks either side sent), so it only ever uses time nobody else wants. The broker holds
+ * decisions until this resolves.
  */
 export function whenDecisionsReady(parts: {
   readonly engine: Promise<Engine>;
   readonly grants: Promise<GrantStore>;
   readonly attach: (engine: Engine, grants: GrantStore) => void;
-  readonly rehearse?: DecisionDeps;
+  readonly rehearse?: { readonly deps: DecisionDeps; readonly traffic: () => number };
 }): Promise<unknown> {
   const loaded = Promise.all([parts.engine, parts.grants]).then(([engine, grants]) => parts.attach(engine, grants));
-  const deps = parts.rehearse;
-  if (!deps) return loaded;
-  return loaded.then(() => import('./rehearsal.js')).then(({ rehearseDecisions }) => rehearseDecisions(deps));
+  const rehearse = parts.rehearse;
+  if (!rehearse) return loaded;
+  return loaded.then(() => import('./rehearsal.js')).then(({ rehearseDecisions, DEFAULT_REHEARSAL }) => {
+    const seen = rehearse.traffic();
+    return rehearseDecisions(rehearse.deps, { ...DEFAULT_REHEARSAL, stop: () => rehearse.traffic() !== seen });
+  });
 }

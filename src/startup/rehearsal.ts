@@ -20,6 +20,11 @@ export interface RehearsalOptions {
   readonly budgetMs: number;
   /** Longest stretch without yielding to the event loop, in ms. */
   readonly sliceMs: number;
+  /**
+   * Real work has arrived (a line from the agent or the editor): the rehearsal stops at once, before
+   * its next synthetic request — it never competes with real traffic for the CPU.
+   */
+  readonly stop?: () => boolean;
 }
 
 export const DEFAULT_REHEARSAL: RehearsalOptions = { requests: 4000, budgetMs: 1000, sliceMs: 4 };
@@ -38,12 +43,13 @@ export async function rehearseDecisions(deps: DecisionDeps, options: RehearsalOp
   const started = performance.now();
   let done = 0;
   try {
-    while (done < options.requests && performance.now() - started < options.budgetMs) {
+    const stop = options.stop ?? (() => false);
+    while (done < options.requests && performance.now() - started < options.budgetMs && !stop()) {
       const sliceEnd = performance.now() + options.sliceMs;
       do {
         for (const l of syntheticCall(done, workspace)) broker.fromAgent(l);
         done++;
-      } while (done < options.requests && performance.now() < sliceEnd);
+      } while (done < options.requests && performance.now() < sliceEnd && !stop());
       await nextTurn();
     }
   } catch {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/event.js';
 import { lexicalOnly } from '../../src/facts/paths.js';
 import { FileGrantStore } from '../../src/grants/file-store.js';
+import { whenDecisionsReady } from '../../src/startup/deferred-loading.js';
 import { rehearseDecisions } from '../../src/startup/rehearsal.js';
 import { tempDir } from '../helpers/cli.js';
 import { harness, policyFrom, shell } from '../helpers/harness.js';
@@ -56,5 +57,40 @@ describe('the decision-path rehearsal', () => {
     expect(h.answers().get(1)).toEqual({ outcome: { outcome: 'selected', optionId: 'ok' } });
     expect(h.answers().get(2)).toEqual({ outcome: { outcome: 'selected', optionId: 'no' } });
     expect(h.audit.map((e: AuditRecord) => e.event)).toEqual(['decision', 'decision']);
+  });
+});
+
+describe('the rehearsal never competes with real traffic', () => {
+  it('stops before its next synthetic request once real work arrives', async () => {
+    let arrived = false;
+    let decided = 0;
+    const d = await deps(tempDir());
+    const counting = { ...d, shell: { analyze: (line: string, context: Parameters<typeof d.shell.analyze>[1]) => { decided++; return d.shell.analyze(line, context); } } };
+    const running = rehearseDecisions(counting, { requests: 1e9, budgetMs: 60_000, sliceMs: 4, stop: () => arrived });
+    while (decided < 50) await new Promise((resolve) => setTimeout(resolve, 1));
+    arrived = true;
+    const atArrival = decided;
+    const done = await running;
+    expect(done).toBeLessThan(1e9);
+    expect(decided).toBe(atArrival);
+  });
+
+  it('never starts when real work is already there', async () => {
+    expect(await rehearseDecisions(await deps(tempDir()), { requests: 1e9, budgetMs: 60_000, sliceMs: 4, stop: () => true })).toBe(0);
+  });
+
+  it('decisions are ready as soon as the first real line arrives: not one more synthetic request is decided', async () => {
+    const d = await deps(tempDir());
+    let analysed = 0;
+    const counting = { ...d, shell: { analyze: (line: string, context: Parameters<typeof d.shell.analyze>[1]) => { analysed++; return d.shell.analyze(line, context); } } };
+    let traffic = 0;
+    const ready = whenDecisionsReady({ engine: Promise.resolve({} as never), grants: Promise.resolve(d.grants), attach: () => {}, rehearse: { deps: counting, traffic: () => traffic } });
+    // Let the rehearsal decide a few slices, then real traffic arrives (between two of its slices).
+    while (analysed < 50) await new Promise((resolve) => setTimeout(resolve, 1));
+    traffic++;
+    const atArrival = analysed;
+    expect(atArrival).toBeGreaterThan(0);
+    await ready;
+    expect(analysed).toBe(atArrival);
   });
 });
