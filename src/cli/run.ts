@@ -53,7 +53,14 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
     attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: { deps: decisionDeps, traffic: () => traffic },
   });
-  const approvals = await approvalsChannel(args, stderr, { after: gate.opened });
+  let approvals: Awaited<ReturnType<typeof approvalsChannel>>;
+  try {
+    approvals = await approvalsChannel(args, stderr, { after: gate.opened });
+  } catch (error) {
+    // `--approvals daemon` and none runs: nothing may be left running, not even an early agent.
+    if (early) signalAgentTree(early.process, 'SIGTERM');
+    throw error;
+  }
   const session = runAgent({
     command, args: agentArgs, ...(early ? { child: early } : {}), clientIn: process.stdin, clientOut: process.stdout, stderr: process.stderr, graceMs,
     onTraffic: () => { traffic++; },

@@ -142,7 +142,12 @@ export class StatementWalker extends CodeScanner {
     const body = childByField(node, 'body');
     const redirects = childrenByField(node, 'redirect');
     if (body) this.walkStatement(body, scope, frame, [...redirects, ...trailing]);
-    else this.applyRedirects([...redirects, ...trailing], scope, frame);
+    else {
+      // Redirections with no command: bash runs nothing, but zsh runs `$NULLCMD` (or `$READNULLCMD`),
+      // a program named only in the environment. (`$(< file)` alone is read by both; see walkSequence.)
+      this.collector.unresolvable('a statement of redirections alone runs $NULLCMD in zsh, a program known only at run time');
+      this.applyRedirects([...redirects, ...trailing], scope, frame);
+    }
     this.walkHeredocContinuations(redirects, start, scope, frame);
   }
 

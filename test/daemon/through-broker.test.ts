@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, spawnBroker, tempDir } from '../helpers/cli.js';
@@ -103,4 +103,28 @@ describe('escalations reach the approvals daemon through a real broker', () => {
     expect((await run.exit).code).toBe(2);
     expect(run.stderr().trim().split('\n')).toEqual([expect.stringContaining('no approvals daemon is running')]);
   }, 30_000);
+
+  it('run --approvals daemon without a running daemon: exit 2, and an agent spawned early is not left running', async () => {
+    const s = setup();
+    // An argument the agent ignores, to find it in the process table.
+    const marker = `--marker-${process.pid}-${Date.now()}`;
+    // A first run records the policy as known good, so the next one spawns the agent before anything else.
+    const first = spawnBroker(['run', '--approvals', 'off', '--policy', s.policy, '--', ...AGENT, marker], { ACP_BROKER_HOME: s.home });
+    first.child.stdin.end();
+    await first.exit;
+    const second = spawnBroker(['run', '--approvals', 'daemon', '--policy', s.policy, '--', ...AGENT, marker], { ACP_BROKER_HOME: s.home });
+    expect((await second.exit).code).toBe(2);
+    expect(second.stderr()).toContain('no approvals daemon is running');
+    await waitFor(() => !runningWith(marker), 5000, () => 'the early agent is still running');
+  }, 60_000);
 });
+
+function runningWith(marker: string): boolean {
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return true;
+    } catch { /* gone */ }
+  }
+  return false;
+}
+
