@@ -106,13 +106,15 @@ describe('escalations reach the approvals daemon through a real broker', () => {
 
   it('run --approvals daemon without a running daemon: exit 2, and an agent spawned early is not left running', async () => {
     const s = setup();
-    // An argument the agent ignores, to find it in the process table.
+    // An agent that outlives its input (as claude-agent-acp does), with an argument it ignores that
+    // finds it in the process table.
     const marker = `--marker-${process.pid}-${Date.now()}`;
+    const lingering = [process.execPath, join(FIXTURES, 'fault-agent.mjs'), marker];
     // A first run records the policy as known good, so the next one spawns the agent before anything else.
-    const first = spawnBroker(['run', '--approvals', 'off', '--policy', s.policy, '--', ...AGENT, marker], { ACP_BROKER_HOME: s.home });
+    const first = spawnBroker(['run', '--approvals', 'off', '--policy', s.policy, '--', ...lingering], { ACP_BROKER_HOME: s.home });
     first.child.stdin.end();
     await first.exit;
-    const second = spawnBroker(['run', '--approvals', 'daemon', '--policy', s.policy, '--', ...AGENT, marker], { ACP_BROKER_HOME: s.home });
+    const second = spawnBroker(['run', '--approvals', 'daemon', '--policy', s.policy, '--', ...lingering], { ACP_BROKER_HOME: s.home, IGNORE_EOF: '1' });
     expect((await second.exit).code).toBe(2);
     expect(second.stderr()).toContain('no approvals daemon is running');
     await waitFor(() => !runningWith(marker), 5000, () => 'the early agent is still running');
