@@ -41,14 +41,24 @@ export abstract class CodeScanner implements ScriptHost {
     }
   }
 
-  /** Code this shell runs: the line itself, backquoted substitutions. */
-  analyzeCode(source: string, scope: Scope, frame: Frame): void {
+  /** Code this shell runs: the line itself, backquoted substitutions (`substitution`). */
+  analyzeCode(source: string, scope: Scope, frame: Frame, substitution = false): void {
     this.collector.nested(() =>
       this.parseAndWalk(source, scope, frame, (root) => {
         this.collector.constants ??= lineConstants(source, root);
-        this.walkSequence(root.children, scope, frame);
+        this.walkSubstitutionBody(root.children, scope, frame, substitution);
       }),
     );
+  }
+
+  /**
+   * `$(< file)` and `` `< file` `` — one input redirection and nothing else — are read by the shell
+   * itself, in bash and zsh alike; any other code is walked as statements.
+   */
+  private walkSubstitutionBody(children: readonly SyntaxNode[], scope: Scope, frame: Frame, substitution: boolean): void {
+    const read = substitution ? soleFileRead(children) : undefined;
+    if (read) this.applyRedirects([read], scope, frame);
+    else this.walkSequence(children, scope, frame);
   }
 
   /**
@@ -132,9 +142,9 @@ export abstract class CodeScanner implements ScriptHost {
       // Inside backquotes `\`` `\$` `\\` are unescaped before the text is parsed (nested backquotes).
       const inner = node.text.slice(1, node.text.endsWith('`') ? -1 : undefined).replace(/\\([`$\\])/g, '$1');
       this.reachAll(node);
-      return this.analyzeCode(inner, forkScope(scope), innerFrame);
+      return this.analyzeCode(inner, forkScope(scope), innerFrame, true);
     }
-    this.collector.nested(() => this.walkSequence(node.children, forkScope(scope), innerFrame));
+    this.collector.nested(() => this.walkSubstitutionBody(node.children, forkScope(scope), innerFrame, true));
   }
 
   /**
@@ -261,4 +271,17 @@ function backquotedCode(text: string): string[] | undefined {
     i = j;
   }
   return out;
+}
+
+/** The one `< file` redirection that is all of a substitution's code, bare or as a statement. */
+function soleFileRead(children: readonly SyntaxNode[]): SyntaxNode | undefined {
+  const statements = children.filter((child) => child.named && child.type !== 'comment');
+  if (statements.length !== 1) return undefined;
+  const only = statements[0]!;
+  const redirect = only.type === 'file_redirect' ? only
+    : only.type === 'redirected_statement' && !only.children.some((c) => c.field === 'body') && only.children.filter((c) => c.named).length === 1 ? only.children.find((c) => c.named)
+      : undefined;
+  if (redirect?.type !== 'file_redirect') return undefined;
+  const plainInput = redirect.children.some((c) => !c.named && c.type === '<') && !redirect.children.some((c) => c.field === 'descriptor');
+  return plainInput ? redirect : undefined;
 }

@@ -19,6 +19,8 @@ const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring
 /** Shared by commands without assignments (results are frozen, so sharing is safe). */
 const NO_TEXTS: readonly string[] = Object.freeze([]);
 
+const NULL_COMMAND_REASON = 'a statement of redirections alone runs $NULLCMD in zsh, a program known only at run time';
+
 export class StatementWalker extends CodeScanner {
   /** Statements in order; a statement followed by `&` runs in the background, in a forked scope. */
   walkSequence(children: readonly SyntaxNode[], scope: Scope, frame: Frame): void {
@@ -29,7 +31,9 @@ export class StatementWalker extends CodeScanner {
       } else if (child.type === 'ERROR') {
         this.collector.nested(() => this.walkSequence(child.children, scope, frame));
       } else if (REDIRECT_TYPES.has(child.type)) {
-        this.applyRedirects([child], scope, frame); // `$(< file)` reads the file
+        // `$(< file)` alone is handled before (code-scanner.ts); a redirection with no command elsewhere runs $NULLCMD in zsh.
+        this.collector.unresolvable(NULL_COMMAND_REASON);
+        this.applyRedirects([child], scope, frame);
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, scope, frame);
       }
@@ -145,7 +149,7 @@ export class StatementWalker extends CodeScanner {
     else {
       // Redirections with no command: bash runs nothing, but zsh runs `$NULLCMD` (or `$READNULLCMD`),
       // a program named only in the environment. (`$(< file)` alone is read by both; see walkSequence.)
-      this.collector.unresolvable('a statement of redirections alone runs $NULLCMD in zsh, a program known only at run time');
+      this.collector.unresolvable(NULL_COMMAND_REASON);
       this.applyRedirects([...redirects, ...trailing], scope, frame);
     }
     this.walkHeredocContinuations(redirects, start, scope, frame);

@@ -21,16 +21,18 @@ describe('redirections without a command', () => {
     expect(readFileSync(join(dir, 'ran'), 'utf8')).toBe('');
   });
 
-  it.each(['> out.txt', '2>/dev/null > out.txt', 'echo hi; >> log.txt', 'echo $(< .env 2>/dev/null)', '< in.txt'])('%s is unresolvable, its files still reported', async (line) => {
+  it.each(['> out.txt', '2>/dev/null > out.txt', 'echo hi; >> log.txt', 'echo $(< .env 2>/dev/null)', '< in.txt', 'echo $(< .env; ls)', 'echo `< .env 2>&1`', 'echo $({ < .env; })'])('%s is unresolvable, its files still reported', async (line) => {
     const analysis = await analyze(line);
     expect(analysis.unresolvable.join(' ')).toContain('$NULLCMD');
     expect(analysis.redirections.length).toBeGreaterThan(0);
   });
 
-  it('`$(< file)` alone is a read, and `: > file` runs the builtin: both resolved', async () => {
-    const read = await analyze('echo $(< .env)');
-    expect(read.unresolvable).toEqual([]);
-    expect(read.redirections.map((r) => [r.access, r.path])).toEqual([['read', '/w/.env']]);
+  it('`$(< file)` and `` `< file` `` alone are reads, and `: > file` runs the builtin: all resolved', async () => {
+    for (const line of ['echo $(< .env)', 'echo `< .env`', 'echo "$(<.env)"']) {
+      const read = await analyze(line);
+      expect(read.unresolvable, line).toEqual([]);
+      expect(read.redirections.map((r) => [r.access, r.path]), line).toEqual([['read', '/w/.env']]);
+    }
     const truncate = await analyze(': > out.txt');
     expect(truncate.unresolvable).toEqual([]);
   });
