@@ -110,7 +110,7 @@ for (const agent of agents) {
 
         // What the human saw in the daemon: the agent's write and its path (`approvals list` leaves
         // the diffs out; the inbox shows them).
-        expect(v.open.request, info).toMatchObject({ agent, kind: "edit", paths: [{ path: file, access: "write" }] });
+        expect(v.open.request, info).toMatchObject({ agent: expect.stringContaining(agent), kind: "edit", paths: [{ path: file, access: "write" }] });
         expect(v.editorAsked, info).toBe(1);
         expect(v.terminal.code, `${v.terminal.stderr}${info}`).toBe(0);
         expect(v.after, info).toEqual([]);
