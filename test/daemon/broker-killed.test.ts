@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, spawnBroker, tempDir } from '../helpers/cli.js';
@@ -12,11 +12,13 @@ const POLICY = 'version: 1\ndefault: ask\nnon_interactive: deny\nrules: []\n';
 
 let daemon: RunningDaemon | undefined;
 const groups: number[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   // The killed broker's agent leads its own process group: it is ours to end.
   for (const pgid of groups.splice(0)) try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ }
   await daemon?.stop();
   daemon = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Listed { readonly id: string; readonly broker: { readonly pid?: number }; readonly request: { readonly command?: string } }
@@ -50,6 +52,7 @@ describe.runIf(process.platform === 'linux')('a broker killed while its approval
   it('the daemon drops the approval and answers the next broker as before', async () => {
     const home = tempDir('acp-broker-killed-');
     const workspace = tempDir('acp-broker-workspace-');
+    dirs.push(home, workspace);
     const policy = join(home, 'policy.yaml');
     writeFileSync(policy, POLICY);
     daemon = await startDaemon({ home });

@@ -6,7 +6,7 @@
 // the audit names both channels.
 //
 // One agent by default (gemini-cli); ACP_INTEROP_AGENTS picks others (same knobs as agents.test.ts).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, test } from "vitest";
 import { cli, startDaemon, type RunningDaemon } from "../daemon/helpers.js";
@@ -27,12 +27,17 @@ const DENIED_STOP_REASON: Record<string, string> = { "codex-acp": "cancelled" };
 const agents = (process.env.ACP_INTEROP_AGENTS?.split(",").map((s) => s.trim()).filter(Boolean) ?? ["gemini-cli"]) as AgentName[];
 let setupProblem: string | null = null;
 let daemon: RunningDaemon | undefined;
+const homes: string[] = [];
 
 beforeAll(async () => {
   setupProblem = await prepareAgents(agents, (s: string) => console.warn(s));
   if (setupProblem) console.warn(`!!! ACP INTEROP APPROVALS TESTS SKIPPED (not a pass): ${setupProblem}`);
 }, 10 * 60_000);
-afterEach(async () => { await daemon?.stop(); daemon = undefined; });
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+  if (!process.env.ACP_INTEROP_KEEP) for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
 
 interface Listed {
   readonly id: string;
@@ -136,6 +141,7 @@ for (const agent of agents) {
         if (setupProblem) ctx.skip(setupProblem);
         if (!brokerAvailable()) ctx.skip(`broker not built (${BROKER_MAIN} missing; run npm run build)`);
         const home = tempDir("acp-interop-approvals-");
+        homes.push(home);
         const policyFile = join(home, "policy.yaml");
         writeFileSync(policyFile, POLICY);
         daemon = await startDaemon({ home, args: channel === "web" ? ["--no-desktop"] : ["--no-web", "--no-desktop"] });
