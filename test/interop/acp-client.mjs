@@ -8,6 +8,8 @@
 //       "allow"  → the offered option of kind allow_once (else allow_always)
 //       "deny"   → the offered option of kind reject_once (else reject_always, else cancelled)
 //       "cancel" → outcome cancelled
+//       "never"  → never answered (an editor whose user is away: another channel must answer);
+//                  the request and its JSON-RPC id are kept in `unanswered`
 //       "unexpected" → recorded as a failure and answered with reject (used in broker mode: a
 //                      non-interactive broker must never forward a permission request)
 //   - an agent's own extension methods named in `extensionMethods` (qwen-code's
@@ -21,7 +23,7 @@ const STDERR_TAIL = 64 * 1024;
 export class AcpClient {
   /**
    * @param {{command:string, args?:string[], env?:Record<string,string>, cwd?:string,
-   *          permission?: "allow"|"deny"|"cancel"|"unexpected", name?: string, echoStderr?: boolean,
+   *          permission?: "allow"|"deny"|"cancel"|"unexpected"|"never", name?: string, echoStderr?: boolean,
    *          extensionMethods?: string[]}} opts
    */
   constructor(opts) {
@@ -32,6 +34,10 @@ export class AcpClient {
     this.permissionRequests = [];
     /** permission answers we sent: {request, outcome} */
     this.permissionAnswers = [];
+    /** permission requests left unanswered ("never"): {id, params} */
+    this.unanswered = [];
+    /** `$/cancel_request` notifications received: their params ({requestId}) */
+    this.cancelRequests = [];
     this.unexpected = [];
     this.protocolErrors = [];
     this.stderr = "";
@@ -133,6 +139,7 @@ export class AcpClient {
     if (typeof msg.method === "string" && hasId) return this.onRequest(msg);
     if (typeof msg.method === "string") {
       if (msg.method === "session/update") this.updates.push(msg.params);
+      if (msg.method === "$/cancel_request") this.cancelRequests.push(msg.params);
       return;
     }
     if (hasId && this.pending.has(msg.id)) {
@@ -152,6 +159,11 @@ export class AcpClient {
     if (msg.method === "session/request_permission") {
       this.permissionRequests.push(msg.params);
       const mode = this.opts.permission;
+      if (mode === "never") {
+        this.unanswered.push({ id: msg.id, params: msg.params });
+        this.note({ event: "permission-unanswered", id: msg.id });
+        return;
+      }
       if (mode === "unexpected") this.unexpected.push({ method: msg.method, params: msg.params });
       const outcome = pickOutcome(msg.params?.options ?? [], mode === "unexpected" ? "deny" : mode);
       this.permissionAnswers.push({ toolCallId: msg.params?.toolCall?.toolCallId, outcome });

@@ -14,9 +14,13 @@ import { BROKER_MAIN, LOG_DIR, reapMarkedProcesses } from "./harness.mjs";
 
 /**
  * @typedef {{label: string, agent: string, policyFile?: string, approvalMode?: string | null,
- *            timeoutMs?: number, root?: string, initialize?: boolean}} SessionRun
+ *            timeoutMs?: number, root?: string, initialize?: boolean, escalate?: boolean,
+ *            brokerHome?: string}} SessionRun
  *   policyFile: run through the broker (`run --policy <file> --non-interactive --audit …`);
  *   absent: talk to the agent directly. approvalMode: see launchSpec (qwen-code only).
+ *   escalate: the broker runs without `--non-interactive` (an `ask` is escalated to the editor and
+ *   to a running approvals daemon) and the client never answers a permission request.
+ *   brokerHome: the broker's ACP_BROKER_HOME (default: a folder under root), e.g. a running daemon's.
  *   root: a folder to reuse (the agent's HOME and project, so a later run can reopen a session);
  *   the caller removes it. initialize: false = the test sends `initialize` itself.
  */
@@ -48,12 +52,13 @@ export async function withAgentSession(run, drive) {
     let args = spec.args;
     const env = { ...spec.env, ACP_INTEROP_RUN: marker };
     if (run.policyFile) {
-      env.ACP_BROKER_HOME = join(root, `broker-home-${run.label}`);
+      env.ACP_BROKER_HOME = run.brokerHome ?? join(root, `broker-home-${run.label}`);
       mkdirSync(env.ACP_BROKER_HOME, { recursive: true });
       command = process.execPath;
-      args = [BROKER_MAIN, "run", "--policy", run.policyFile, "--non-interactive", "--audit", auditFile, "--", spec.command, ...spec.args];
+      args = [BROKER_MAIN, "run", "--policy", run.policyFile, ...(run.escalate ? [] : ["--non-interactive"]), "--audit", auditFile, "--", spec.command, ...spec.args];
     }
-    client = new AcpClient({ command, args, env, cwd: project, name: run.label, permission: run.policyFile ? "unexpected" : "deny", echoStderr: !!process.env.ACP_INTEROP_VERBOSE, extensionMethods: EXTENSION_METHODS[run.agent] ?? [] });
+    const permission = !run.policyFile ? "deny" : run.escalate ? "never" : "unexpected";
+    client = new AcpClient({ command, args, env, cwd: project, name: run.label, permission, echoStderr: !!process.env.ACP_INTEROP_VERBOSE, extensionMethods: EXTENSION_METHODS[run.agent] ?? [] });
     out.client = client;
     client.note({ event: "session-run", ...run, command, args });
     client.start();
