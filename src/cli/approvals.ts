@@ -18,7 +18,7 @@ export interface ApprovalsChannel extends EscalationChannel {
 export async function approvalsChannel(args: ParsedArgs, stderr: (s: string) => void, options: { after?: Promise<unknown> } = {}): Promise<ApprovalsChannel | undefined> {
   const mode = parseApprovalsMode(single(args, '--approvals'));
   if (mode === 'off') return undefined;
-  const agent = args.agent[0] !== undefined ? basename(args.agent[0]) : undefined;
+  const agent = agentName(args.agent);
   const log = (message: string) => stderr(`acp-broker: ${message}\n`);
   const connect = async () => (await import('../escalation/daemon-channel.js')).connectApprovals(mode, { agent, log });
   if (mode === 'daemon' || options.after === undefined) return connect();
@@ -48,3 +48,23 @@ class LateChannel implements ApprovalsChannel {
     this.inner?.close();
   }
 }
+
+/** Programs that run the agent rather than being it: the script they run names it. */
+const INTERPRETERS = new Set(['node', 'nodejs', 'npx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pnpm', 'yarn', 'env']);
+
+/**
+ * The agent's name until it gives its own at `initialize`: its command's name, or for
+ * `node …/dist/index.js` the package or script it runs (`claude-agent-acp`), never "node".
+ */
+export function agentName(command: readonly string[]): string | undefined {
+  const words = command.filter((word) => !word.startsWith('-'));
+  const first = words[0];
+  if (first === undefined) return undefined;
+  if (!INTERPRETERS.has(basename(first))) return basename(first);
+  const script = words[1];
+  if (script === undefined) return basename(first);
+  // `…/node_modules/@scope/name/dist/index.js` → name; `…/agent.mjs` → agent.
+  const inPackage = /node_modules\/(?:@[^/]+\/)?([^/]+)\//.exec(script);
+  return inPackage ? inPackage[1] : basename(script).replace(/\.(c|m)?[jt]s$|\.py$/, '');
+}
+
