@@ -95,7 +95,7 @@ export async function approvalsCommand(args: ParsedArgs, io: CommandIo): Promise
 }
 
 /** allow → allow_once; deny → reject_once; with --always, the broker's own "always" option of that polarity. */
-export function chooseOption(approval: PendingApproval, action: 'allow' | 'deny', always: boolean): PendingApproval['request']['options'][number] | string {
+function chooseOption(approval: PendingApproval, action: 'allow' | 'deny', always: boolean): PendingApproval['request']['options'][number] | string {
   const options = approval.request.options;
   if (always) {
     const kind = action === 'allow' ? 'allow_always' : 'reject_always';

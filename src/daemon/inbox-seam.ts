@@ -15,7 +15,7 @@ export interface RunningInbox {
 export type InboxStart = { readonly type: 'running'; readonly inbox: RunningInbox } | { readonly type: 'failed'; readonly message: string };
 
 /** The audit log brokers write by default (`--audit` moves a broker's elsewhere). */
-export function defaultAuditLog(env: NodeJS.ProcessEnv = process.env): string {
+function defaultAuditLog(env: NodeJS.ProcessEnv = process.env): string {
   return join(brokerDirs(env).state, 'audit.jsonl');
 }
 

@@ -77,7 +77,7 @@ function agentName(approval: PendingApproval): string {
 }
 
 /** A shell line as one readable line: secrets masked, the first line only, cut at a word. */
-export function shortCommand(command: string): { readonly line: string; readonly moreLines: number } {
+function shortCommand(command: string): { readonly line: string; readonly moreLines: number } {
   const lines = maskText(command).split('\n').map((l) => l.trim()).filter((l) => l !== '');
   return { line: cut(clean(lines[0] ?? ''), COMMAND_CHARS), moreLines: Math.max(0, lines.length - 1) };
 }
@@ -103,7 +103,7 @@ const RANK: Record<Urgency, number> = { low: 0, normal: 1, critical: 2 };
 const RISKY_COMMAND = /\b(sudo|rm\s+-\w*[rf]|publish|push|deploy|dd|mkfs|chmod|chown|curl|wget)\b|\|\s*(ba|z)?sh\b/;
 
 /** Reads are low; deletes, moves, mode switches and commands that publish, push or delete are critical. */
-export function urgencyOf(approval: PendingApproval): Urgency {
+function urgencyOf(approval: PendingApproval): Urgency {
   const { kind, command } = approval.request;
   switch (kind) {
     case 'read': case 'search': case 'think': case 'fetch': return 'low';

@@ -11,7 +11,7 @@ import { ApprovalsRegistry, MAX_OPEN_PER_BROKER, type BrokerPeer } from './regis
 import { RpcLink } from './rpc-link.js';
 import {
   DAEMON_ERRORS, METHODS, PROTOCOL_VERSION, checkAnswer, checkApprovalRequest, checkHello, checkWithdraw,
-  type DaemonStatus, type HelloParams, type WireAnswer,
+  type DaemonStatus, type HelloParams, type ReturnedParams, type WireAnswer,
 } from './protocol.js';
 
 export interface ApprovalsServerOptions {
@@ -142,7 +142,7 @@ export class ApprovalsServer {
       pid: hello.pid,
       agent: hello.agent,
       answered: (approvalId: string, answer: WireAnswer, via: Exclude<AnswerChannel, 'client'>) => link.notify(METHODS.answered, { approvalId, answer, via }),
-      returned: (approvalId: string) => link.notify(METHODS.returned, { approvalId, reason: 'daemon_stopping' }),
+      returned: (approvalId: string) => link.notify(METHODS.returned, { approvalId, reason: 'daemon_stopping' } satisfies ReturnedParams),
     };
   }
 }

@@ -13,7 +13,7 @@ import type { RpcLink } from '../daemon/rpc-link.js';
 import { MAX_FRAME_BYTES, METHODS, checkAnswered } from '../daemon/protocol.js';
 import type { AnswerChannel, ApprovalRequest, EscalationChannel, HumanAnswer, Offer, OfferCallbacks, OfferedRequest } from './channel.js';
 
-export { parseApprovalsMode, type ApprovalsMode } from './approvals-mode.js';
+export { parseApprovalsMode } from './approvals-mode.js';
 
 export interface ConnectApprovalsOptions {
   /** The agent's name, shown in notifications and the inbox. */

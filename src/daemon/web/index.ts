@@ -1,2 +1,2 @@
-export { startInbox, type Inbox, type InboxOptions } from './server.js';
-export { readRecentDecisions, recentDecisionsFrom, type RecentDecision } from './recent-decisions.js';
+export { startInbox } from './server.js';
+export { recentDecisionsFrom } from './recent-decisions.js';

@@ -97,7 +97,7 @@ export async function tailLines(path: string, count: number, maxBytes: number): 
 }
 
 /** A version-1 decision event, or undefined for anything else. */
-export function parseDecision(line: string): RecentDecision | undefined {
+function parseDecision(line: string): RecentDecision | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -11,7 +11,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 /** Cookies are not separated by port: the name carries it, so two inboxes never overwrite each other's. */
-export function cookieName(port: number): string {
+function cookieName(port: number): string {
   return `acp_inbox_${port}`;
 }
 
