@@ -88,22 +88,31 @@ function isRedirectOperator(operator: string): boolean {
  * path (empty, URLs, over-long, still holding an expansion) are skipped.
  */
 function candidatesOf(command: SimpleCommand): string[] {
-  const out = new Set<string>();
-  const [program, ...args] = command.argv;
-  if (program?.includes('/')) out.add(program);
-  for (const word of args) {
+  // Distinct, in order of first appearance (most commands have few words: a list beats a Set).
+  const argv = command.argv;
+  const out: string[] = [];
+  const seen = argv.length > 16 ? new Set<string>() : undefined;
+  const add = (word: string) => {
+    if (!isPathLike(word) || (seen ? seen.has(word) : out.includes(word))) return;
+    seen?.add(word);
+    out.push(word);
+  };
+  const program = argv[0];
+  if (program?.includes('/')) add(program);
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
     if (word.startsWith('-')) {
       const equals = word.indexOf('=');
-      if (equals !== -1) out.add(word.slice(equals + 1));
+      if (equals !== -1) add(word.slice(equals + 1));
       continue;
     }
-    out.add(word);
+    add(word);
     const equals = word.indexOf('=');
-    if (equals !== -1) out.add(word.slice(equals + 1));
+    if (equals !== -1) add(word.slice(equals + 1));
     const colon = word.indexOf(':');
-    if (colon !== -1 && !word.includes('://')) out.add(word.slice(colon + 1));
+    if (colon !== -1 && !word.includes('://')) add(word.slice(colon + 1));
   }
-  return [...out].filter(isPathLike);
+  return out;
 }
 
 function isPathLike(word: string): boolean {

@@ -5,6 +5,7 @@
 import type { CallFacts } from '../core/facts.js';
 import { commandMatches, type CommandPattern } from '../shell/command-pattern.js';
 import { urlCandidates } from './hosts.js';
+import type { SimpleCommand } from '../shell/types.js';
 import type { CallItem } from './items.js';
 import type { PathContext, RuleConditions } from './types.js';
 
@@ -56,7 +57,7 @@ export function itemConditionsHold(
     const command = item.command;
     // An argument known only at run time may be anything: no allow pattern vouches for it.
     if (strictProgram && command.dynamicArguments) return false;
-    if (!c.command.some(matches ?? ((p) => commandMatches(p, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)))) return false;
+    if (!anyCommandPattern(c.command, command, strictProgram, matches)) return false;
   }
   if (c.url) {
     if (item.type !== 'url') return false;
@@ -64,6 +65,16 @@ export function itemConditionsHold(
     if (!c.url.some((m) => candidates.some((candidate) => m.test(candidate)))) return false;
   }
   return true;
+}
+
+function anyCommandPattern(
+  patterns: readonly CommandPattern[], command: SimpleCommand, strictProgram: boolean,
+  matches: ((pattern: CommandPattern) => boolean) | undefined,
+): boolean {
+  for (const pattern of patterns) {
+    if (matches ? matches(pattern) : commandMatches(pattern, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)) return true;
+  }
+  return false;
 }
 
 function fieldAt(value: unknown, path: readonly string[]): unknown {

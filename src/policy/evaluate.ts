@@ -78,7 +78,8 @@ export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateO
     ? evaluateItem(item, index, denyRulesAmong(candidates.of(item), rules), callConditions, facts, context, undefined)
     // A grant names one path: it never covers a glob.
     : evaluateItem(item, index, candidates.of(item), callConditions, facts, context, isGlobPath(item) ? undefined : options.grants));
-  const wouldHave = evaluated.flatMap((i) => i.matches.filter((m) => m.enforcement !== 'enforce' && m.effective !== m.decision));
+  const wouldHave: RuleMatch[] = [];
+  for (const i of evaluated) for (const m of i.matches) if (m.enforcement !== 'enforce' && m.effective !== m.decision) wouldHave.push(m);
   const items = evaluated.filter((i) => !isDenyOnly(i.item) || i.decision !== undefined);
   const fallback = policy.files.reduce<Decision>((acc, file) => strictest(acc, file.default), policy.files.length ? 'allow' : 'ask');
 

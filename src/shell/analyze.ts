@@ -86,7 +86,7 @@ function analyzeLine(parser: BashParser, line: string, context: ShellContext): C
     collector.unresolvable(`internal error while analysing: ${describe(error)}`);
     return collector.result();
   }
-  return { ...collector.result(), finalCwd: scope.cwd ?? null };
+  return collector.result(scope.cwd ?? null);
 }
 
 function describe(error: unknown): string {

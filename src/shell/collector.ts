@@ -81,13 +81,19 @@ export class AnalysisCollector {
     return true;
   }
 
-  result(): CommandAnalysis {
-    for (const command of this.commands) {
-      if (this.functionNames.has(command.program)) {
-        this.unresolvable(`calls the function ${command.program} defined in the same line`);
+  /** `finalCwd`: where the line leaves the shell (null: not known); omitted when the walk did not finish. */
+  result(finalCwd?: string | null): CommandAnalysis {
+    if (this.functionNames.size > 0) {
+      for (const command of this.commands) {
+        if (this.functionNames.has(command.program)) {
+          this.unresolvable(`calls the function ${command.program} defined in the same line`);
+        }
       }
     }
-    return { commands: this.commands, redirections: this.redirections, unresolvable: [...this.reasons] };
+    const unresolvable = [...this.reasons];
+    return finalCwd === undefined
+      ? { commands: this.commands, redirections: this.redirections, unresolvable }
+      : { commands: this.commands, redirections: this.redirections, unresolvable, finalCwd };
   }
 }
 

@@ -61,19 +61,18 @@ export function parsePlainLine(source: string): SyntaxNode | undefined {
   if (source.length > MAX_PLAIN_LENGTH || !PLAIN_ALPHABET.test(source)) return undefined;
   const tokens = tokenize(source);
   if (!tokens || tokens.length === 0) return undefined;
-  const program = buildProgram(source, tokens);
-  if (program) PLAIN_TREES.add(program);
-  return program;
+  return buildProgram(source, tokens);
 }
 
 /**
  * Trees built here hold only modelled statement and word types, words of the plain alphabet (no
  * `$`, backquote, `[`, `((`) and no error: tree-check.ts has nothing to find in them and skips them.
+ * Their root carries this key (module-private, so no other tree can): cheaper than a WeakSet.
  */
-const PLAIN_TREES = new WeakSet<SyntaxNode>();
+const PLAIN_TREE: unique symbol = Symbol('plain tree');
 
 export function isPlainTree(root: SyntaxNode): boolean {
-  return PLAIN_TREES.has(root);
+  return (root as { readonly [PLAIN_TREE]?: true })[PLAIN_TREE] === true;
 }
 
 function tokenize(source: string): Token[] | undefined {
@@ -133,7 +132,12 @@ function buildProgram(source: string, tokens: readonly Token[]): SyntaxNode | un
     at++;
     if (at === tokens.length) break; // one `;` at the end
   }
-  return node(source, 'program', null, children[0]!.start, children[children.length - 1]!.end, children);
+  const start = children[0]!.start;
+  const end = children[children.length - 1]!.end;
+  const root: SyntaxNode & { readonly [PLAIN_TREE]: true } = {
+    type: 'program', field: null, named: true, missing: false, start, end, text: source.slice(start, end), children, source, [PLAIN_TREE]: true,
+  };
+  return root;
 
   function parseList(): SyntaxNode | undefined {
     let left = parsePipeline();

@@ -54,7 +54,13 @@ export function joinSplitWords(nodes: readonly SyntaxNode[]): SyntaxNode[] {
 }
 
 function isSameWord(left: SyntaxNode, right: SyntaxNode): boolean {
-  return left.source === right.source && right.start >= left.end && /^(\\\n)*$/.test(left.source.slice(left.end, right.start));
+  if (left.source !== right.source || right.start < left.end) return false;
+  // Only backslash-newline pairs between them (none at all included).
+  const source = left.source;
+  for (let i = left.end; i < right.start; i += 2) {
+    if (source.charCodeAt(i) !== 0x5c || i + 1 >= right.start || source.charCodeAt(i + 1) !== 0x0a) return false;
+  }
+  return true;
 }
 
 function concatenationOf(group: readonly SyntaxNode[]): SyntaxNode {
