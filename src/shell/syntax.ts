@@ -36,7 +36,10 @@ export function firstChildOfType(node: SyntaxNode, type: string): SyntaxNode | u
  * backslash-newline inside a word) and `$"x"`. Nodes with nothing (or only backslash-newlines)
  * between them are one word for bash; they are joined into a synthetic concatenation.
  */
-export function joinSplitWords(nodes: readonly SyntaxNode[]): SyntaxNode[] {
+export function joinSplitWords(nodes: readonly SyntaxNode[]): readonly SyntaxNode[] {
+  let split = false;
+  for (let i = 1; i < nodes.length && !split; i++) split = isSameWord(nodes[i - 1]!, nodes[i]!);
+  if (!split) return nodes; // the usual case: every node is a word of its own
   const joined: SyntaxNode[] = [];
   let group: SyntaxNode[] = [];
   const flush = () => {
