@@ -30,11 +30,13 @@ export interface ShellPathFacts {
 
 export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists): ShellPathFacts {
   const { base, candidates, overflow } = pathCandidatesOf(analysis);
-  const facts = base.slice();
+  let facts: ShellPathFact[] | undefined;
   // The file system is asked every time: the agent may create a file between two requests.
-  for (const path of candidates) if (fileExists(path)) facts.push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
-  return { facts, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : [] };
+  for (const path of candidates) if (fileExists(path)) (facts ??= base.slice()).push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  return { facts: facts ?? base, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : NONE };
 }
+
+const NONE: readonly never[] = Object.freeze([]);
 
 const DENY_ONLY = Object.freeze({ denyOnly: true as const });
 
@@ -59,7 +61,7 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
     origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
     flags: { ...(r.glob ? { glob: true } : {}), ...(r.denyOnly ? { denyOnly: true } : {}) },
   }));
-  const base = [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
+  const base = all.length === 0 ? NONE : [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
   const candidates: string[] = [];
   let overflow = false;
   for (const command of analysis.commands) {
