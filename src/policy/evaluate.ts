@@ -117,7 +117,7 @@ function evaluateItem(
   grants: GrantLookup | undefined,
 ): ItemEvaluation {
   const rules = index.rules;
-  const matches: RuleMatch[] = [];
+  let matches: RuleMatch[] | undefined;
   let ruleDecision: Decision | undefined;
   let managedAsk = false;
   const command = item.type === 'command' ? index.commandMemo(item.command) : undefined;
@@ -147,7 +147,7 @@ function evaluateItem(
       continue;
     }
     const effective = effectiveDecision(rule);
-    matches.push({
+    (matches ??= []).push({
       ruleId: rule.id, layer: rule.layer, file: rule.file, line: rule.location.line, column: rule.location.column,
       decision: rule.decision, effective, enforcement: rule.enforcement, reason: rule.reason,
     });
@@ -161,10 +161,12 @@ function evaluateItem(
   // A grant never overrides a deny rule, nor an ask from the managed layer.
   else if (grant?.decision === 'allow' && ruleDecision !== 'deny' && !managedAsk) decision = 'allow';
   const label = command ? (command.label ??= describeItem(item)) : describeItem(item);
-  return { item, label, decision, matches, grant };
+  return { item, label, decision, matches: matches ?? NO_MATCHES, grant };
 }
 
 
+
+const NO_MATCHES: readonly RuleMatch[] = Object.freeze([]);
 
 function effectiveDecision(rule: Rule): Decision | undefined {
   switch (rule.enforcement) {

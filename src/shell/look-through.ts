@@ -30,6 +30,8 @@ const SUBCOMMAND_FIRST: ReadonlySet<string> = new Set([
 
 /** Where in argv a looked-through command may start (indexes ≥ 1); empty for data programs. */
 export function lookThroughStarts(command: SimpleCommand): readonly number[] {
+  // Known at once (cheaper than remembering it) for most commands.
+  if (command.argv.length < 2 || DATA_ARGUMENTS.has(command.program)) return NO_STARTS;
   // Analyses are frozen and come back from the cache: remember their answer.
   const frozen = Object.isFrozen(command) && Object.isFrozen(command.argv);
   const known = frozen ? remembered.get(command) : undefined;

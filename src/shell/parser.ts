@@ -91,7 +91,7 @@ function copyTree(tree: Tree, source: string): SyntaxNode {
       start,
       end,
       text: source.slice(start, end),
-      children: [],
+      children: NO_CHILDREN,
       source,
     };
   };
@@ -101,6 +101,9 @@ function copyTree(tree: Tree, source: string): SyntaxNode {
     cursor.delete();
   }
 }
+
+/** The children of every leaf: shared, so frozen (nothing adds children to a copied tree). */
+const NO_CHILDREN = Object.freeze([]) as unknown as MutableNode[];
 
 const kindsByLanguage = new WeakMap<Language, { readonly type: string; readonly named: boolean }[]>();
 
@@ -127,13 +130,16 @@ interface MutableNode {
 
 function copyCurrent(cursor: TreeCursor, nodeAt: () => MutableNode): SyntaxNode {
   // Iterative, so a deeply nested line cannot overflow the stack here.
+  // A node gets its own children array when it turns out to have children (most are leaves).
   const root = nodeAt();
   const stack: MutableNode[] = [root];
   if (!cursor.gotoFirstChild()) return root;
+  root.children = [];
   for (;;) {
     const node = nodeAt();
     stack[stack.length - 1]!.children.push(node);
     if (cursor.gotoFirstChild()) {
+      node.children = [];
       stack.push(node);
       continue;
     }

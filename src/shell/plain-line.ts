@@ -172,21 +172,24 @@ function buildProgram(source: string, tokens: readonly Token[]): SyntaxNode | un
     const nameText = source.slice(name.start, name.end);
     if (!PLAIN_COMMAND_NAME.test(nameText) || SPECIAL_COMMAND_WORDS.has(nameText)) return undefined;
     at++;
-    const word = node(source, 'word', null, name.start, name.end, []);
+    const word = node(source, 'word', null, name.start, name.end, NO_CHILDREN);
     const children: SyntaxNode[] = [node(source, 'command_name', 'name', name.start, name.end, [word])];
     while (tokens[at] !== undefined && tokens[at]!.operator === undefined) {
       const argument = tokens[at++]!;
       if (argument.end - argument.start === 2 && source.startsWith('==', argument.start)) return undefined;
-      children.push(node(source, 'word', 'argument', argument.start, argument.end, []));
+      children.push(node(source, 'word', 'argument', argument.start, argument.end, NO_CHILDREN));
     }
     return node(source, 'command', null, name.start, children[children.length - 1]!.end, children);
   }
 }
 
-function node(source: string, type: string, field: string | null, start: number, end: number, children: SyntaxNode[]): SyntaxNode {
+/** The children of every word and operator: shared (frozen). */
+const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);
+
+function node(source: string, type: string, field: string | null, start: number, end: number, children: readonly SyntaxNode[]): SyntaxNode {
   return { type, field, named: true, missing: false, start, end, text: source.slice(start, end), children, source };
 }
 
 function anonymous(source: string, type: string, start: number, end: number): SyntaxNode {
-  return { type, field: null, named: false, missing: false, start, end, text: type, children: [], source };
+  return { type, field: null, named: false, missing: false, start, end, text: type, children: NO_CHILDREN, source };
 }
