@@ -45,7 +45,7 @@ export function itemConditionsHold(
       // and ask rules hold when it could name a path they name — except a read glob whose current
       // matches were listed: it reads only files that exist when it runs, and those are facts of their own.
       const holds = !glob
-        ? c.paths.some((m) => m.test(path, context, strictProgram))
+        ? anyPathPattern(c.paths, path, context, strictProgram)
         : strictProgram
           ? c.paths.some((m) => m.testGlob(path, context, 'every'))
           : !(access === 'read' && expanded) && c.paths.some((m) => m.testGlob(path, context, 'some'));
@@ -67,11 +67,17 @@ export function itemConditionsHold(
   return true;
 }
 
+function anyPathPattern(matchers: NonNullable<RuleConditions['paths']>, path: string, context: PathContext, forAllow: boolean): boolean {
+  for (let i = 0; i < matchers.length; i++) if (matchers[i]!.test(path, context, forAllow)) return true;
+  return false;
+}
+
 function anyCommandPattern(
   patterns: readonly CommandPattern[], command: SimpleCommand, strictProgram: boolean,
   matches: ((pattern: CommandPattern) => boolean) | undefined,
 ): boolean {
-  for (const pattern of patterns) {
+  for (let i = 0; i < patterns.length; i++) {
+    const pattern = patterns[i]!;
     if (matches ? matches(pattern) : commandMatches(pattern, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)) return true;
   }
   return false;

@@ -115,11 +115,16 @@ function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     // Only objects need a visit (argv is mostly strings): this runs on every analysis.
+    // Index loops: no iterator allocated per object.
     if (Array.isArray(value)) {
-      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
+      for (let i = 0; i < value.length; i++) {
+        const child: unknown = value[i];
+        if (typeof child === 'object' && child !== null) deepFreeze(child);
+      }
     } else {
-      for (const key of Object.keys(value)) {
-        const child = (value as Record<string, unknown>)[key];
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const child = (value as Record<string, unknown>)[keys[i]!];
         if (typeof child === 'object' && child !== null) deepFreeze(child);
       }
     }
