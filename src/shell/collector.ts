@@ -68,17 +68,27 @@ export class AnalysisCollector {
 
   /** Runs `body` one level deeper; false (and unresolvable) when nested too deeply. */
   nested(body: () => void): boolean {
+    if (!this.enter()) return false;
+    try {
+      body();
+    } finally {
+      this.leave();
+    }
+    return true;
+  }
+
+  /** `nested` in two halves, for hot callers: enter (false, and unresolvable, when too deep), then leave. */
+  enter(): boolean {
     if (this.depth >= MAX_NESTING) {
       this.unresolvable('nested too deeply to analyse');
       return false;
     }
     this.depth++;
-    try {
-      body();
-    } finally {
-      this.depth--;
-    }
     return true;
+  }
+
+  leave(): void {
+    this.depth--;
   }
 
   /** `finalCwd`: where the line leaves the shell (null: not known); omitted when the walk did not finish. */
