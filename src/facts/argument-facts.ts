@@ -48,13 +48,21 @@ interface PathCandidates {
   readonly overflow: boolean;
 }
 
-/** What depends only on the analysis: remembered for a cached (frozen) one, which comes back. */
-const candidatesByAnalysis = new WeakMap<CommandAnalysis, PathCandidates>();
+/**
+ * What depends only on the analysis: remembered for the last few cached (frozen) ones, which come
+ * back — compared by identity in a small ring (a WeakMap entry for every parsed line, most of them
+ * seen once, costs more in garbage collection than it saves).
+ */
+const RECENT = 8;
+const recentAnalyses: (CommandAnalysis | undefined)[] = new Array<CommandAnalysis | undefined>(RECENT).fill(undefined);
+const recentCandidates: (PathCandidates | undefined)[] = new Array<PathCandidates | undefined>(RECENT).fill(undefined);
+let nextSlot = 0;
 
 function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
   const frozen = Object.isFrozen(analysis);
-  const known = frozen ? candidatesByAnalysis.get(analysis) : undefined;
-  if (known) return known;
+  if (frozen) {
+    for (let slot = 0; slot < RECENT; slot++) if (recentAnalyses[slot] === analysis) return recentCandidates[slot]!;
+  }
   const all: ShellPathFact[] = analysis.redirections.map((r) => ({
     path: r.kernelPath ?? r.path,
     access: r.access,
@@ -75,7 +83,11 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
     }
   }
   const result = { base, candidates, overflow };
-  if (frozen) candidatesByAnalysis.set(analysis, result);
+  if (frozen) {
+    recentAnalyses[nextSlot] = analysis;
+    recentCandidates[nextSlot] = result;
+    nextSlot = (nextSlot + 1) % RECENT;
+  }
   return result;
 }
 
