@@ -12,6 +12,7 @@
  * the per-call time (µs) over batches of 50 calls. The decision shown is the one for the line
  * without N.
  */
+import { pathToFileURL } from 'node:url';
 import { createShellAnalyzer } from '../dist/shell/index.js';
 import { loadPolicyText } from '../dist/policy/load.js';
 import { extractFacts } from '../dist/facts/extract.js';
@@ -141,4 +142,5 @@ async function main() {
   if (rows.some((r) => !r.pass)) process.exitCode = 1;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+// Run as a script (not when imported by bench/profile-row.mjs).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
