@@ -12,6 +12,7 @@
  * the per-call time (µs) over batches of 50 calls. The decision shown is the one for the line
  * without N.
  */
+import { pathToFileURL } from 'node:url';
 import { createShellAnalyzer } from '../dist/shell/index.js';
 import { loadPolicyText } from '../dist/policy/load.js';
 import { extractFacts } from '../dist/facts/extract.js';
@@ -22,7 +23,7 @@ const WORKSPACE = '/w';
 const HOME = '/home/dev';
 
 /** ~200 rules: mostly `command` allow/deny rules over many programs, some `paths` rules, a few others. */
-function generatePolicy() {
+export function generatePolicy() {
   const programs = [
     'npm', 'git', 'node', 'npx', 'yarn', 'pnpm', 'make', 'cargo', 'go', 'python', 'pip', 'pytest', 'ls', 'cat', 'grep', 'rg',
     'find', 'sed', 'awk', 'head', 'tail', 'wc', 'sort', 'uniq', 'diff', 'echo', 'printf', 'curl', 'wget', 'docker', 'kubectl',
@@ -66,7 +67,7 @@ function generatePolicy() {
   return { text: `${yaml.join('\n')}\n`, count: Math.min(rules.length, 200) };
 }
 
-const CASES = [
+export const CASES = [
   { name: 'plain command', target: 10, line: (i) => `npm test ${i}`, example: 'npm test' },
   { name: 'compound, plain words', target: 15, line: (i) => `npm test && git status | head -n ${i}`, example: 'npm test && git status | head' },
   { name: 'needs the full parser', target: 60, line: (i) => `cd /w && echo $(date) > out${i}.txt`, example: 'cd /w && echo $(date) > out.txt' },
@@ -75,8 +76,8 @@ const CASES = [
 
 const CYCLE = 50_000; // distinct numbers, far above the analysis cache size (1000)
 
-async function main() {
-  const json = process.argv.includes('--json');
+/** The decision the rows measure: one execute call of `line`, facts extracted and evaluated. */
+export async function benchDecider() {
   const { text, count } = generatePolicy();
   const loaded = loadPolicyText(text, 'bench-policy.yaml', 'user');
   if (!loaded.policy) {
@@ -90,6 +91,12 @@ async function main() {
     const facts = extractFacts({ toolCallId: 't', kind: 'execute', title: line, rawInput: { command: line } }, context);
     return evaluate(policy, facts, { home: HOME });
   };
+  return { decide, count, policy, context, shell, home: HOME };
+}
+
+async function main() {
+  const json = process.argv.includes('--json');
+  const { decide, count } = await benchDecider();
 
   // Cases are measured in interleaved rounds, so a burst of load from elsewhere on the machine
   // spreads over every case instead of spoiling one; each row is the median over all its batches.
@@ -135,4 +142,5 @@ async function main() {
   if (rows.some((r) => !r.pass)) process.exitCode = 1;
 }
 
-await main();
+// Run as a script (not when imported by bench/profile-row.mjs).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

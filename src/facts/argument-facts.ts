@@ -30,11 +30,13 @@ export interface ShellPathFacts {
 
 export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists): ShellPathFacts {
   const { base, candidates, overflow } = pathCandidatesOf(analysis);
-  const facts = base.slice();
+  let facts: ShellPathFact[] | undefined;
   // The file system is asked every time: the agent may create a file between two requests.
-  for (const path of candidates) if (fileExists(path)) facts.push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
-  return { facts, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : [] };
+  for (const path of candidates) if (fileExists(path)) (facts ??= base.slice()).push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  return { facts: facts ?? base, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : NONE };
 }
+
+const NONE: readonly never[] = Object.freeze([]);
 
 const DENY_ONLY = Object.freeze({ denyOnly: true as const });
 
@@ -46,20 +48,28 @@ interface PathCandidates {
   readonly overflow: boolean;
 }
 
-/** What depends only on the analysis: remembered for a cached (frozen) one, which comes back. */
-const candidatesByAnalysis = new WeakMap<CommandAnalysis, PathCandidates>();
+/**
+ * What depends only on the analysis: remembered for the last few cached (frozen) ones, which come
+ * back — compared by identity in a small ring (a WeakMap entry for every parsed line, most of them
+ * seen once, costs more in garbage collection than it saves).
+ */
+const RECENT = 8;
+const recentAnalyses: (CommandAnalysis | undefined)[] = new Array<CommandAnalysis | undefined>(RECENT).fill(undefined);
+const recentCandidates: (PathCandidates | undefined)[] = new Array<PathCandidates | undefined>(RECENT).fill(undefined);
+let nextSlot = 0;
 
 function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
   const frozen = Object.isFrozen(analysis);
-  const known = frozen ? candidatesByAnalysis.get(analysis) : undefined;
-  if (known) return known;
+  if (frozen) {
+    for (let slot = 0; slot < RECENT; slot++) if (recentAnalyses[slot] === analysis) return recentCandidates[slot]!;
+  }
   const all: ShellPathFact[] = analysis.redirections.map((r) => ({
     path: r.kernelPath ?? r.path,
     access: r.access,
     origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
     flags: { ...(r.glob ? { glob: true } : {}), ...(r.denyOnly ? { denyOnly: true } : {}) },
   }));
-  const base = [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
+  const base = all.length === 0 ? NONE : [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
   const candidates: string[] = [];
   let overflow = false;
   for (const command of analysis.commands) {
@@ -73,7 +83,11 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
     }
   }
   const result = { base, candidates, overflow };
-  if (frozen) candidatesByAnalysis.set(analysis, result);
+  if (frozen) {
+    recentAnalyses[nextSlot] = analysis;
+    recentCandidates[nextSlot] = result;
+    nextSlot = (nextSlot + 1) % RECENT;
+  }
   return result;
 }
 
@@ -88,22 +102,31 @@ function isRedirectOperator(operator: string): boolean {
  * path (empty, URLs, over-long, still holding an expansion) are skipped.
  */
 function candidatesOf(command: SimpleCommand): string[] {
-  const out = new Set<string>();
-  const [program, ...args] = command.argv;
-  if (program?.includes('/')) out.add(program);
-  for (const word of args) {
+  // Distinct, in order of first appearance (most commands have few words: a list beats a Set).
+  const argv = command.argv;
+  const out: string[] = [];
+  const seen = argv.length > 16 ? new Set<string>() : undefined;
+  const add = (word: string) => {
+    if (!isPathLike(word) || (seen ? seen.has(word) : out.includes(word))) return;
+    seen?.add(word);
+    out.push(word);
+  };
+  const program = argv[0];
+  if (program?.includes('/')) add(program);
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i]!;
     if (word.startsWith('-')) {
       const equals = word.indexOf('=');
-      if (equals !== -1) out.add(word.slice(equals + 1));
+      if (equals !== -1) add(word.slice(equals + 1));
       continue;
     }
-    out.add(word);
+    add(word);
     const equals = word.indexOf('=');
-    if (equals !== -1) out.add(word.slice(equals + 1));
+    if (equals !== -1) add(word.slice(equals + 1));
     const colon = word.indexOf(':');
-    if (colon !== -1 && !word.includes('://')) out.add(word.slice(colon + 1));
+    if (colon !== -1 && !word.includes('://')) add(word.slice(colon + 1));
   }
-  return [...out].filter(isPathLike);
+  return out;
 }
 
 function isPathLike(word: string): boolean {

@@ -86,9 +86,10 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const shellLine = shellCall?.line;
   if (kind === 'execute' && shellCall === undefined) unresolvable.push('execute call without a command to analyse');
   if (shellCall && shell) {
-    unresolvable.push(...shellCall.unresolvable, ...shell.unresolvable);
+    for (const reason of shellCall.unresolvable) unresolvable.push(reason);
+    for (const reason of shell.unresolvable) unresolvable.push(reason);
     const found = shellPathFacts(shell, context.fileExists);
-    unresolvable.push(...found.unresolvable);
+    for (const reason of found.unresolvable) unresolvable.push(reason);
     for (const fact of found.facts) addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {

@@ -110,8 +110,13 @@ function unknown(why: string): Start {
 }
 
 function hintsOf(rawInput: unknown): unknown[] {
-  if (!isRecord(rawInput)) return [];
-  return DIRECTORY_FIELDS.map((field) => rawInput[field]).filter((value) => value !== undefined && value !== null && value !== '');
+  const hints: unknown[] = [];
+  if (!isRecord(rawInput)) return hints;
+  for (const field of DIRECTORY_FIELDS) {
+    const value = rawInput[field];
+    if (value !== undefined && value !== null && value !== '') hints.push(value);
+  }
+  return hints;
 }
 
 type Explanation =

@@ -5,6 +5,7 @@
 import type { CallFacts } from '../core/facts.js';
 import { commandMatches, type CommandPattern } from '../shell/command-pattern.js';
 import { urlCandidates } from './hosts.js';
+import type { SimpleCommand } from '../shell/types.js';
 import type { CallItem } from './items.js';
 import type { PathContext, RuleConditions } from './types.js';
 
@@ -44,7 +45,7 @@ export function itemConditionsHold(
       // and ask rules hold when it could name a path they name — except a read glob whose current
       // matches were listed: it reads only files that exist when it runs, and those are facts of their own.
       const holds = !glob
-        ? c.paths.some((m) => m.test(path, context, strictProgram))
+        ? anyPathPattern(c.paths, path, context, strictProgram)
         : strictProgram
           ? c.paths.some((m) => m.testGlob(path, context, 'every'))
           : !(access === 'read' && expanded) && c.paths.some((m) => m.testGlob(path, context, 'some'));
@@ -56,7 +57,7 @@ export function itemConditionsHold(
     const command = item.command;
     // An argument known only at run time may be anything: no allow pattern vouches for it.
     if (strictProgram && command.dynamicArguments) return false;
-    if (!c.command.some(matches ?? ((p) => commandMatches(p, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)))) return false;
+    if (!anyCommandPattern(c.command, command, strictProgram, matches)) return false;
   }
   if (c.url) {
     if (item.type !== 'url') return false;
@@ -64,6 +65,22 @@ export function itemConditionsHold(
     if (!c.url.some((m) => candidates.some((candidate) => m.test(candidate)))) return false;
   }
   return true;
+}
+
+function anyPathPattern(matchers: NonNullable<RuleConditions['paths']>, path: string, context: PathContext, forAllow: boolean): boolean {
+  for (let i = 0; i < matchers.length; i++) if (matchers[i]!.test(path, context, forAllow)) return true;
+  return false;
+}
+
+function anyCommandPattern(
+  patterns: readonly CommandPattern[], command: SimpleCommand, strictProgram: boolean,
+  matches: ((pattern: CommandPattern) => boolean) | undefined,
+): boolean {
+  for (let i = 0; i < patterns.length; i++) {
+    const pattern = patterns[i]!;
+    if (matches ? matches(pattern) : commandMatches(pattern, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)) return true;
+  }
+  return false;
 }
 
 function fieldAt(value: unknown, path: readonly string[]): unknown {

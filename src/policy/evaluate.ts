@@ -78,7 +78,8 @@ export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateO
     ? evaluateItem(item, index, denyRulesAmong(candidates.of(item), rules), callConditions, facts, context, undefined)
     // A grant names one path: it never covers a glob.
     : evaluateItem(item, index, candidates.of(item), callConditions, facts, context, isGlobPath(item) ? undefined : options.grants));
-  const wouldHave = evaluated.flatMap((i) => i.matches.filter((m) => m.enforcement !== 'enforce' && m.effective !== m.decision));
+  const wouldHave: RuleMatch[] = [];
+  for (const i of evaluated) for (const m of i.matches) if (m.enforcement !== 'enforce' && m.effective !== m.decision) wouldHave.push(m);
   const items = evaluated.filter((i) => !isDenyOnly(i.item) || i.decision !== undefined);
   const fallback = policy.files.reduce<Decision>((acc, file) => strictest(acc, file.default), policy.files.length ? 'allow' : 'ask');
 
@@ -116,7 +117,7 @@ function evaluateItem(
   grants: GrantLookup | undefined,
 ): ItemEvaluation {
   const rules = index.rules;
-  const matches: RuleMatch[] = [];
+  let matches: RuleMatch[] | undefined;
   let ruleDecision: Decision | undefined;
   let managedAsk = false;
   const command = item.type === 'command' ? index.commandMemo(item.command) : undefined;
@@ -146,7 +147,7 @@ function evaluateItem(
       continue;
     }
     const effective = effectiveDecision(rule);
-    matches.push({
+    (matches ??= []).push({
       ruleId: rule.id, layer: rule.layer, file: rule.file, line: rule.location.line, column: rule.location.column,
       decision: rule.decision, effective, enforcement: rule.enforcement, reason: rule.reason,
     });
@@ -160,10 +161,12 @@ function evaluateItem(
   // A grant never overrides a deny rule, nor an ask from the managed layer.
   else if (grant?.decision === 'allow' && ruleDecision !== 'deny' && !managedAsk) decision = 'allow';
   const label = command ? (command.label ??= describeItem(item)) : describeItem(item);
-  return { item, label, decision, matches, grant };
+  return { item, label, decision, matches: matches ?? NO_MATCHES, grant };
 }
 
 
+
+const NO_MATCHES: readonly RuleMatch[] = Object.freeze([]);
 
 function effectiveDecision(rule: Rule): Decision | undefined {
   switch (rule.enforcement) {

@@ -109,11 +109,20 @@ export function compilePathMatcher(source: string): PathMatcher | { error: strin
   };
   const canonicalOf = (anchored: string, context: PathContext, forAllow: boolean) =>
     canonicalVariant(anchored, context, forAllow ? rootOf(context) : undefined);
+  // The anchored pattern and its matcher for the last workspace and home (one session asks again and again).
+  let last: { readonly workspace: string; readonly home: string; readonly anchored: string; readonly matcher: (path: string) => boolean } | undefined;
+  const anchoredFor = (context: PathContext) => {
+    if (last === undefined || last.workspace !== context.workspace || last.home !== context.home) {
+      const anchored = anchorOf(context);
+      last = { workspace: context.workspace, home: context.home, anchored, matcher: matcherFor(anchored) };
+    }
+    return last;
+  };
   return {
     source,
     test: (path, context, forAllow = false) => {
-      const anchored = anchorOf(context);
-      if (matcherFor(anchored)(path)) return true;
+      const { anchored, matcher } = anchoredFor(context);
+      if (matcher(path)) return true;
       const canonical = canonicalOf(anchored, context, forAllow);
       return canonical !== undefined && matcherFor(canonical)(path);
     },

@@ -23,7 +23,11 @@ export interface RuleIndex {
   /** Every rule of every file, in order (managed → user → project). */
   readonly rules: readonly Rule[];
   forKind(kind: string): ItemCandidates;
-  /** What is known about a read-only (frozen) command seen in a recent call; undefined on its first sighting and for others. */
+  /**
+   * What is known about a command seen in a recent call (the same frozen object, or the same words,
+   * program, cwd, home and dynamic flag: all a command's item conditions look at); undefined on its
+   * first sighting.
+   */
   commandMemo(command: SimpleCommand): CommandMemo | undefined;
   /** A fresh memo of call conditions for one evaluation. */
   callConditions(): CallConditions;
@@ -65,6 +69,8 @@ const MAX_INDEXED_KINDS = 32;
  * costs more than it saves on the many lines seen once).
  */
 const RECENT_COMMANDS = 32;
+/** Commands remembered by content (`agent runs git status again`); the map is emptied when full. */
+const MAX_COMMANDS_BY_CONTENT = 512;
 const MAX_INDEXES_PER_FIRST_FILE = 16;
 
 /** Indexes by the first policy file (then matched on the whole file list; a PolicySet is often rebuilt per call). */
@@ -97,6 +103,24 @@ function buildRuleIndex(files: readonly PolicyFile[]): RuleIndex {
   const recent: (SimpleCommand | undefined)[] = new Array<SimpleCommand | undefined>(RECENT_COMMANDS).fill(undefined);
   const recentMemos: (CommandMemo | undefined)[] = new Array<CommandMemo | undefined>(RECENT_COMMANDS).fill(undefined);
   let nextSlot = 0;
+  /** null: seen once (nothing allocated for a command that never comes back). */
+  const byContent = new Map<string, CommandMemo | null>();
+  const newMemo = (): CommandMemo => ({ outcomes: new Int8Array(rules.length), label: undefined });
+  /** The memo of a command's content: created on its second sighting, undefined on its first (remembered). */
+  const memoByContent = (command: SimpleCommand): CommandMemo | undefined => {
+    const key = commandContentKey(command);
+    if (key === undefined) return undefined;
+    const known = byContent.get(key);
+    if (known) return known;
+    if (known === null) {
+      const memo = newMemo();
+      byContent.set(key, memo);
+      return memo;
+    }
+    if (byContent.size >= MAX_COMMANDS_BY_CONTENT) byContent.clear();
+    byContent.set(key, null);
+    return undefined;
+  };
   const stamps = new Int32Array(rules.length);
   const held = new Uint8Array(rules.length);
   let evaluation = 0;
@@ -130,17 +154,39 @@ function buildRuleIndex(files: readonly PolicyFile[]): RuleIndex {
     },
     commandMemo(command) {
       // Only a frozen command (and argv) cannot change between calls; cwd, home and program are strings.
-      if (!Object.isFrozen(command) || !Object.isFrozen(command.argv)) return undefined;
-      for (let slot = 0; slot < RECENT_COMMANDS; slot++) {
-        if (recent[slot] === command) return (recentMemos[slot] ??= { outcomes: new Int8Array(rules.length), label: undefined });
+      const frozen = Object.isFrozen(command) && Object.isFrozen(command.argv);
+      if (frozen) {
+        for (let slot = 0; slot < RECENT_COMMANDS; slot++) {
+          if (recent[slot] === command) return (recentMemos[slot] ??= memoByContent(command) ?? newMemo());
+        }
       }
-      // Seen for the first time (lately): only remembered, nothing is allocated for it.
-      recent[nextSlot] = command;
-      recentMemos[nextSlot] = undefined;
-      nextSlot = (nextSlot + 1) % RECENT_COMMANDS;
-      return undefined;
+      const memo = memoByContent(command);
+      if (frozen) {
+        // Seen for the first time (lately): remembered, with what its content already told.
+        recent[nextSlot] = command;
+        recentMemos[nextSlot] = memo;
+        nextSlot = (nextSlot + 1) % RECENT_COMMANDS;
+      }
+      return memo;
     },
   };
+}
+
+/**
+ * Everything a command's item conditions depend on (command-pattern.ts and conditions.ts read argv,
+ * program, cwd, home and dynamicArguments), joined by NUL; undefined when a part holds a NUL (then
+ * two commands could share a key): such a command is not remembered.
+ */
+export function commandContentKey(command: SimpleCommand): string | undefined {
+  const { home, cwd, program, argv } = command;
+  if ((home !== undefined && home.includes('\0')) || cwd.includes('\0') || program.includes('\0')) return undefined;
+  let key = `${command.dynamicArguments === true ? 'd' : '-'}${home === undefined ? '-' : `h${home}`}\0${cwd}\0${program}`;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word.includes('\0')) return undefined;
+    key += `\0${word}`;
+  }
+  return key;
 }
 
 function targetsOf(rule: Rule): RuleTargets {

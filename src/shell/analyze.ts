@@ -42,12 +42,25 @@ export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): P
    * remembered here, a set no larger than the cache.
    */
   const seenOnce = new Set<string>();
+  /**
+   * The entry of the cache used last (it is the most recent one): the same line again — one call
+   * analysed twice, or an agent repeating itself — is answered without building and hashing a key.
+   */
+  let last: { readonly line: string; readonly cwd: string; readonly home: string; readonly cwdUnknown: boolean; readonly analysis: CommandAnalysis } | undefined;
   return {
     analyze(line, context) {
       try {
-        const key = cache && `${context.cwdUnknown === true ? '?' : ''}${context.cwd}\0${context.home}\0${line}`;
+        const cwdUnknown = context.cwdUnknown === true;
+        if (last !== undefined && last.line === line && last.cwd === context.cwd && last.home === context.home && last.cwdUnknown === cwdUnknown) {
+          return last.analysis;
+        }
+        const key = cache && `${cwdUnknown ? '?' : ''}${context.cwd}\0${context.home}\0${line}`;
         const cached = key === undefined ? undefined : cache?.get(key);
-        if (cached) return cached;
+        if (cached) {
+          last = { line, cwd: context.cwd, home: context.home, cwdUnknown, analysis: cached };
+          return cached;
+        }
+        last = undefined;
         parsedFully = false;
         const analysis = analyzeLine(parser, line, context);
         if (key !== undefined && cache) {
@@ -55,6 +68,7 @@ export async function createShellAnalyzer(options: ShellAnalyzerOptions = {}): P
             seenOnce.delete(key);
             // Kept, so shared by later callers: frozen. A one-off result is its caller's alone.
             cache.set(key, deepFreeze(analysis));
+            last = { line, cwd: context.cwd, home: context.home, cwdUnknown, analysis };
           } else {
             if (seenOnce.size >= cacheSize) seenOnce.clear();
             seenOnce.add(key);
@@ -87,7 +101,7 @@ function analyzeLine(parser: BashParser, line: string, context: ShellContext): C
     collector.unresolvable(`internal error while analysing: ${describe(error)}`);
     return collector.result();
   }
-  return { ...collector.result(), finalCwd: scope.cwd ?? null };
+  return collector.result(scope.cwd ?? null);
 }
 
 function describe(error: unknown): string {
@@ -102,11 +116,16 @@ function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     // Only objects need a visit (argv is mostly strings): this runs on every analysis.
+    // Index loops: no iterator allocated per object.
     if (Array.isArray(value)) {
-      for (const child of value) if (typeof child === 'object' && child !== null) deepFreeze(child);
+      for (let i = 0; i < value.length; i++) {
+        const child: unknown = value[i];
+        if (typeof child === 'object' && child !== null) deepFreeze(child);
+      }
     } else {
-      for (const key of Object.keys(value)) {
-        const child = (value as Record<string, unknown>)[key];
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const child = (value as Record<string, unknown>)[keys[i]!];
         if (typeof child === 'object' && child !== null) deepFreeze(child);
       }
     }

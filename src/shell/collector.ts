@@ -68,26 +68,42 @@ export class AnalysisCollector {
 
   /** Runs `body` one level deeper; false (and unresolvable) when nested too deeply. */
   nested(body: () => void): boolean {
+    if (!this.enter()) return false;
+    try {
+      body();
+    } finally {
+      this.leave();
+    }
+    return true;
+  }
+
+  /** `nested` in two halves, for hot callers: enter (false, and unresolvable, when too deep), then leave. */
+  enter(): boolean {
     if (this.depth >= MAX_NESTING) {
       this.unresolvable('nested too deeply to analyse');
       return false;
     }
     this.depth++;
-    try {
-      body();
-    } finally {
-      this.depth--;
-    }
     return true;
   }
 
-  result(): CommandAnalysis {
-    for (const command of this.commands) {
-      if (this.functionNames.has(command.program)) {
-        this.unresolvable(`calls the function ${command.program} defined in the same line`);
+  leave(): void {
+    this.depth--;
+  }
+
+  /** `finalCwd`: where the line leaves the shell (null: not known); omitted when the walk did not finish. */
+  result(finalCwd?: string | null): CommandAnalysis {
+    if (this.functionNames.size > 0) {
+      for (const command of this.commands) {
+        if (this.functionNames.has(command.program)) {
+          this.unresolvable(`calls the function ${command.program} defined in the same line`);
+        }
       }
     }
-    return { commands: this.commands, redirections: this.redirections, unresolvable: [...this.reasons] };
+    const unresolvable = [...this.reasons];
+    return finalCwd === undefined
+      ? { commands: this.commands, redirections: this.redirections, unresolvable }
+      : { commands: this.commands, redirections: this.redirections, unresolvable, finalCwd };
   }
 }
 

@@ -170,7 +170,8 @@ function positionalPatternWords(rest: readonly PatternWord[], shape: CommandShap
 
 function matchesPositionals(words: readonly PatternWord[], shape: CommandShape, command: SimpleCommand): boolean {
   if (words.length > shape.positionals.length) return false;
-  return words.every((word, index) => matchesPositional(word, shape.positionals[index]!, command));
+  for (let index = 0; index < words.length; index++) if (!matchesPositional(words[index]!, shape.positionals[index]!, command)) return false;
+  return true;
 }
 
 function matchesPositional(word: PatternWord, actual: string, command: SimpleCommand): boolean {

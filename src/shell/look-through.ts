@@ -30,12 +30,15 @@ const SUBCOMMAND_FIRST: ReadonlySet<string> = new Set([
 
 /** Where in argv a looked-through command may start (indexes ≥ 1); empty for data programs. */
 export function lookThroughStarts(command: SimpleCommand): readonly number[] {
+  // Known at once (cheaper than remembering it) for most commands.
+  if (command.argv.length < 2 || DATA_ARGUMENTS.has(command.program)) return NO_STARTS;
   // Analyses are frozen and come back from the cache: remember their answer.
   const frozen = Object.isFrozen(command) && Object.isFrozen(command.argv);
   const known = frozen ? remembered.get(command) : undefined;
   if (known) return known;
   const starts = computeStarts(command);
-  if (frozen) remembered.set(command, starts);
+  // Frozen only when remembered (shared); a one-off answer is its caller's alone.
+  if (frozen) remembered.set(command, starts === NO_STARTS ? starts : Object.freeze(starts));
   return starts;
 }
 
@@ -50,7 +53,7 @@ function computeStarts(command: SimpleCommand): readonly number[] {
   const first = SUBCOMMAND_FIRST.has(program) ? 2 : 1;
   const starts: number[] = [];
   for (let i = first; i < argv.length; i++) if (couldBeCommandWord(argv[i]!)) starts.push(i);
-  return starts.length === 0 ? NO_STARTS : Object.freeze(starts);
+  return starts.length === 0 ? NO_STARTS : starts;
 }
 
 /** The command that starts at `argv[start]`, in the same directory. */

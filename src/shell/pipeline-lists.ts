@@ -8,6 +8,7 @@
  * `pipeline` is flattened to its statements and operators and rebuilt with bash's precedence:
  * `|` / `|&` first, then `&&` / `||` from the left.
  */
+import { isPlainTree } from './plain-line.js';
 import type { SyntaxNode } from './syntax.js';
 
 const PIPE_OPERATORS = new Set(['|', '|&']);
@@ -16,6 +17,7 @@ const LIST_OPERATORS = new Set(['&&', '||']);
 /** `root` with every misparsed chain rebuilt; `root` itself when there is none (the usual case). */
 export function liftListsOutOfPipelines(root: SyntaxNode): SyntaxNode {
   if (!root.source.includes('|')) return root; // no pipeline at all
+  if (isPlainTree(root)) return root; // plain-line.ts builds bash's tree
   return hasListInPipeline(root) ? rebuild(root) : root;
 }
 

@@ -61,19 +61,18 @@ export function parsePlainLine(source: string): SyntaxNode | undefined {
   if (source.length > MAX_PLAIN_LENGTH || !PLAIN_ALPHABET.test(source)) return undefined;
   const tokens = tokenize(source);
   if (!tokens || tokens.length === 0) return undefined;
-  const program = buildProgram(source, tokens);
-  if (program) PLAIN_TREES.add(program);
-  return program;
+  return buildProgram(source, tokens);
 }
 
 /**
  * Trees built here hold only modelled statement and word types, words of the plain alphabet (no
  * `$`, backquote, `[`, `((`) and no error: tree-check.ts has nothing to find in them and skips them.
+ * Their root carries this key (module-private, so no other tree can): cheaper than a WeakSet.
  */
-const PLAIN_TREES = new WeakSet<SyntaxNode>();
+const PLAIN_TREE: unique symbol = Symbol('plain tree');
 
 export function isPlainTree(root: SyntaxNode): boolean {
-  return PLAIN_TREES.has(root);
+  return (root as { readonly [PLAIN_TREE]?: true })[PLAIN_TREE] === true;
 }
 
 function tokenize(source: string): Token[] | undefined {
@@ -133,7 +132,12 @@ function buildProgram(source: string, tokens: readonly Token[]): SyntaxNode | un
     at++;
     if (at === tokens.length) break; // one `;` at the end
   }
-  return node(source, 'program', null, children[0]!.start, children[children.length - 1]!.end, children);
+  const start = children[0]!.start;
+  const end = children[children.length - 1]!.end;
+  const root: SyntaxNode & { readonly [PLAIN_TREE]: true } = {
+    type: 'program', field: null, named: true, missing: false, start, end, text: source.slice(start, end), children, source, [PLAIN_TREE]: true,
+  };
+  return root;
 
   function parseList(): SyntaxNode | undefined {
     let left = parsePipeline();
@@ -168,21 +172,24 @@ function buildProgram(source: string, tokens: readonly Token[]): SyntaxNode | un
     const nameText = source.slice(name.start, name.end);
     if (!PLAIN_COMMAND_NAME.test(nameText) || SPECIAL_COMMAND_WORDS.has(nameText)) return undefined;
     at++;
-    const word = node(source, 'word', null, name.start, name.end, []);
+    const word = node(source, 'word', null, name.start, name.end, NO_CHILDREN);
     const children: SyntaxNode[] = [node(source, 'command_name', 'name', name.start, name.end, [word])];
     while (tokens[at] !== undefined && tokens[at]!.operator === undefined) {
       const argument = tokens[at++]!;
       if (argument.end - argument.start === 2 && source.startsWith('==', argument.start)) return undefined;
-      children.push(node(source, 'word', 'argument', argument.start, argument.end, []));
+      children.push(node(source, 'word', 'argument', argument.start, argument.end, NO_CHILDREN));
     }
     return node(source, 'command', null, name.start, children[children.length - 1]!.end, children);
   }
 }
 
-function node(source: string, type: string, field: string | null, start: number, end: number, children: SyntaxNode[]): SyntaxNode {
+/** The children of every word and operator: shared (frozen). */
+const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);
+
+function node(source: string, type: string, field: string | null, start: number, end: number, children: readonly SyntaxNode[]): SyntaxNode {
   return { type, field, named: true, missing: false, start, end, text: source.slice(start, end), children, source };
 }
 
 function anonymous(source: string, type: string, start: number, end: number): SyntaxNode {
-  return { type, field: null, named: false, missing: false, start, end, text: type, children: [], source };
+  return { type, field: null, named: false, missing: false, start, end, text: type, children: NO_CHILDREN, source };
 }

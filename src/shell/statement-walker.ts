@@ -18,16 +18,20 @@ const BRANCH_TYPES = new Set(['elif_clause', 'else_clause', 'case_item']);
 const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 /** Shared by commands without assignments (results are frozen, so sharing is safe). */
 const NO_TEXTS: readonly string[] = Object.freeze([]);
+/** No trailing redirects (shared: nothing adds to a `trailing` list). */
+const NO_NODES: readonly SyntaxNode[] = Object.freeze([]);
+const PIPE_STDIN = { kind: 'pipe' } as const;
 
 const NULL_COMMAND_REASON = 'a statement of redirections alone runs $NULLCMD in zsh, a program known only at run time';
 
 export class StatementWalker extends CodeScanner {
   /** Statements in order; a statement followed by `&` runs in the background, in a forked scope. */
   walkSequence(children: readonly SyntaxNode[], scope: Scope, frame: Frame): void {
-    children.forEach((child, index) => {
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index]!;
       if (STATEMENT_TYPES.has(child.type)) {
         const background = children[index + 1]?.type === '&';
-        this.walkStatement(child, background ? forkScope(scope) : scope, frame, []);
+        this.walkStatement(child, background ? forkScope(scope) : scope, frame, NO_NODES);
       } else if (child.type === 'ERROR') {
         this.collector.nested(() => this.walkSequence(child.children, scope, frame));
       } else if (REDIRECT_TYPES.has(child.type)) {
@@ -37,12 +41,18 @@ export class StatementWalker extends CodeScanner {
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, scope, frame);
       }
-    });
+    }
   }
 
   /** `trailing`: redirects written after an enclosing list/pipeline, which bash applies here. */
   walkStatement(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
-    this.collector.nested(() => this.dispatch(node, scope, frame, trailing));
+    // collector.nested without a closure (this runs for every statement).
+    if (!this.collector.enter()) return;
+    try {
+      this.dispatch(node, scope, frame, trailing);
+    } finally {
+      this.collector.leave();
+    }
   }
 
   private dispatch(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
@@ -157,20 +167,22 @@ export class StatementWalker extends CodeScanner {
 
   /** A left-nested chain of `&&` / `||`, flattened so long chains do not nest deeply. */
   private walkList(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
+    // Collected from the right (last step first), walked from the left.
     const steps: { operator: string | undefined; statement: SyntaxNode }[] = [];
     let current: SyntaxNode | undefined = node;
     while (current?.type === 'list') {
       const [left, operator, right] = statementsAndOperator(current);
-      if (right) steps.unshift({ operator, statement: right });
+      if (right) steps.push({ operator, statement: right });
       current = left;
     }
-    if (current) steps.unshift({ operator: undefined, statement: current });
+    if (current) steps.push({ operator: undefined, statement: current });
     const start = forkScope(scope);
-    steps.forEach(({ operator, statement }, index) => {
-      const redirects = index === steps.length - 1 ? trailing : [];
+    for (let index = steps.length - 1; index >= 0; index--) {
+      const { operator, statement } = steps[index]!;
+      const redirects = index === 0 ? trailing : NO_NODES;
       if (operator === '||') this.walkOrBranch(statement, start, scope, frame, redirects);
       else this.walkStatement(statement, scope, frame, redirects);
-    });
+    }
   }
 
   /** `left || right`: right runs only if left failed, so a cd in either leaves the cwd unknown. */
@@ -186,12 +198,13 @@ export class StatementWalker extends CodeScanner {
   /** Each part runs in its own subshell; parts after the first read a pipe. */
   private walkPipeline(children: readonly SyntaxNode[], scope: Scope, frame: Frame, trailing: readonly SyntaxNode[], afterPipe: boolean): void {
     const parts = children.filter((child) => STATEMENT_TYPES.has(child.type) || child.type === 'ERROR');
-    parts.forEach((part, index) => {
-      const partFrame = index > 0 || afterPipe ? { ...frame, stdin: { kind: 'pipe' } as const } : frame;
-      const redirects = index === parts.length - 1 ? trailing : [];
+    for (let index = 0; index < parts.length; index++) {
+      const part = parts[index]!;
+      const partFrame = index > 0 || afterPipe ? { ...frame, stdin: PIPE_STDIN } : frame;
+      const redirects = index === parts.length - 1 ? trailing : NO_NODES;
       if (part.type === 'ERROR') this.walkSequence(part.children, forkScope(scope), partFrame);
       else this.walkStatement(part, forkScope(scope), partFrame, redirects);
-    });
+    }
   }
 
   private walkLastWith(children: readonly SyntaxNode[], scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {

@@ -32,7 +32,10 @@ export function childrenByField(node: SyntaxNode, field: string): SyntaxNode[] {
  * backslash-newline inside a word) and `$"x"`. Nodes with nothing (or only backslash-newlines)
  * between them are one word for bash; they are joined into a synthetic concatenation.
  */
-export function joinSplitWords(nodes: readonly SyntaxNode[]): SyntaxNode[] {
+export function joinSplitWords(nodes: readonly SyntaxNode[]): readonly SyntaxNode[] {
+  let split = false;
+  for (let i = 1; i < nodes.length && !split; i++) split = isSameWord(nodes[i - 1]!, nodes[i]!);
+  if (!split) return nodes; // the usual case: every node is a word of its own
   const joined: SyntaxNode[] = [];
   let group: SyntaxNode[] = [];
   const flush = () => {
@@ -50,7 +53,13 @@ export function joinSplitWords(nodes: readonly SyntaxNode[]): SyntaxNode[] {
 }
 
 function isSameWord(left: SyntaxNode, right: SyntaxNode): boolean {
-  return left.source === right.source && right.start >= left.end && /^(\\\n)*$/.test(left.source.slice(left.end, right.start));
+  if (left.source !== right.source || right.start < left.end) return false;
+  // Only backslash-newline pairs between them (none at all included).
+  const source = left.source;
+  for (let i = left.end; i < right.start; i += 2) {
+    if (source.charCodeAt(i) !== 0x5c || i + 1 >= right.start || source.charCodeAt(i + 1) !== 0x0a) return false;
+  }
+  return true;
 }
 
 function concatenationOf(group: readonly SyntaxNode[]): SyntaxNode {

@@ -81,8 +81,9 @@ export function checkTree(root: SyntaxNode): TreeFindings {
         inDoubleBracket ||= node.children[0]?.type === '[[';
       }
     }
-    for (const child of node.children) {
-      pending.push(child);
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) {
+      pending.push(children[i]!);
       inDoubleBrackets.push(inDoubleBracket);
     }
   }

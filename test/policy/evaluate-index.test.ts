@@ -18,9 +18,9 @@ const WORKSPACE = '/w';
 const KINDS: ToolKind[] = ['execute', 'read', 'edit', 'fetch', 'switch_mode', 'other'];
 const PROGRAMS = ['git', 'npm', 'rm', 'curl', 'ls', 'sudo'];
 const PATTERN_PROGRAMS = [...PROGRAMS, '/usr/bin/git', './git', 'tools/npm', 'g*', '*', 'np?', "'*'", 'r*m', 'rm*'];
-const PATTERN_REST = ['', ' status', ' push --force', ' -rf /', ' run *', ' *', ' -X POST', ' install', ' --force'];
+const PATTERN_REST = ['', ' status', ' push --force', ' -rf /', ' run *', ' *', ' -X POST', ' install', ' --force', ' -rf ~', ' -rf /w'];
 const ARGV0 = [...PROGRAMS, '/usr/bin/git', '/bin/rm', './git', 'tools/npm', '/opt/x/npm', '*', 'g*', 'np?'];
-const ARGS = ['status', 'push', '--force', '-rf', '/', 'run', 'test', '-X', 'POST', 'install', 'x'];
+const ARGS = ['status', 'push', '--force', '-rf', '/', 'run', 'test', '-X', 'POST', 'install', 'x', '.', '..', '~', '$X'];
 const PATHS = ['/w/a.txt', '/w/dir0/x', '/etc/passwd', '/home/u/.ssh/id_rsa', '/tmp/x', '/w/.env'];
 const PATH_PATTERNS = ['${workspace}/**', '/etc/**', '~/.ssh/**', '**/.env', '*.txt', '/tmp/**', 'dir0/**'];
 
@@ -57,13 +57,20 @@ function policyFile(rules: readonly [string, string, string][], name: string, la
   return loaded.policy;
 }
 
-/** Commands as the analyzer hands them out (deeply frozen: evaluate remembers those), or plain objects. */
+/**
+ * Commands as the analyzer hands them out (deeply frozen: evaluate remembers those), or plain objects;
+ * evaluate also remembers commands by content, so the same words come back in other directories,
+ * with other homes and as dynamic arguments (`rm -rf .` in `/` is not `rm -rf .` in /w).
+ */
 const command: fc.Arbitrary<SimpleCommand> = fc
-  .tuple(fc.constantFrom(...ARGV0), fc.array(fc.constantFrom(...ARGS), { maxLength: 4 }), fc.constantFrom([], ['sudo']), fc.boolean())
-  .map(([argv0, args, wrappers, frozen]) => {
+  .tuple(
+    fc.constantFrom(...ARGV0), fc.array(fc.constantFrom(...ARGS), { maxLength: 4 }), fc.constantFrom([], ['sudo']), fc.boolean(),
+    fc.constantFrom(WORKSPACE, '/', '/w/sub'), fc.constantFrom(HOME, '/root', undefined), fc.constantFrom(undefined, true),
+  )
+  .map(([argv0, args, wrappers, frozen, cwd, home, dynamicArguments]) => {
     const built: SimpleCommand = {
-      argv: [argv0, ...args], program: argv0.slice(argv0.lastIndexOf('/') + 1), cwd: WORKSPACE, assignments: [], wrappers,
-      text: [argv0, ...args].join(' '), home: HOME,
+      argv: [argv0, ...args], program: argv0.slice(argv0.lastIndexOf('/') + 1), cwd, assignments: [], wrappers,
+      text: [argv0, ...args].join(' '), ...(home === undefined ? {} : { home }), ...(dynamicArguments ? { dynamicArguments } : {}),
     };
     if (frozen) for (const value of [built.argv, built.assignments, built.wrappers, built]) Object.freeze(value);
     return built;
@@ -114,6 +121,44 @@ describe('evaluate: the rule index is invisible', () => {
       { numRuns: RUNS },
     );
     expect(matched).toBeGreaterThan(RUNS * 9); // the generator makes rules that do match
+  });
+
+  it('a command remembered by its content is never confused with the same words in another directory, home or with dynamic arguments', () => {
+    const user = policyFile([
+      ['deny', 'enforce', '{ command: ["rm -rf /"] }'],
+      ['deny', 'enforce', '{ command: ["rm -rf ~"] }'],
+      ['allow', 'enforce', '{ command: ["rm -rf /w/x", "rm -rf *"] }'],
+      ['ask', 'enforce', '{ command: ["foo rm -rf /"] }'],
+    ], 'memo.yaml', 'user');
+    const policy = { files: [user] };
+    const shape = fc.record({
+      argv: fc.constantFrom(['rm', '-rf', '.'], ['rm', '-rf', '..'], ['rm', '-rf', 'x'], ['rm', '-rf', '/root'], ['foo', 'rm', '-rf', '.'], ['rm', '-rf', '/\0x'], ['rm', '-rf\0/']),
+      cwd: fc.constantFrom('/', '/w', '/root'),
+      home: fc.constantFrom('/root', '/w', undefined),
+      dynamic: fc.boolean(),
+      frozen: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(shape, { minLength: 1, maxLength: 30 }), (shapes) => {
+        for (const { argv, cwd, home, dynamic, frozen } of shapes) {
+          const built: SimpleCommand = {
+            argv: [...argv], program: argv[0]!, cwd, assignments: [], wrappers: [], text: argv.join(' '),
+            ...(home === undefined ? {} : { home }), ...(dynamic ? { dynamicArguments: true } : {}),
+          };
+          if (frozen) for (const value of [built.argv, built]) Object.freeze(value);
+          const call: CallFacts = {
+            kind: 'execute', tool: undefined, title: undefined, agent: undefined, workspace: WORKSPACE, paths: [], urls: [], input: {},
+            shellLine: undefined, shell: undefined, unresolvable: [], commands: [built],
+          };
+          // Twice: the second evaluation may answer from what the first remembered.
+          for (let round = 0; round < 2; round++) {
+            const evaluation = evaluate(policy, call, { home: HOME });
+            expect(evaluation.items.map((i) => i.matches.map((m) => `${m.file}#${m.ruleId}`))).toEqual(naiveMatches(policy, call));
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it('a rebuilt PolicySet over the same files, and a changed file list, are both honoured', () => {

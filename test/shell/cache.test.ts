@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createShellAnalyzer } from '../../src/shell/index.js';
+import { createShellAnalyzer, type CommandAnalysis, type ShellContext } from '../../src/shell/index.js';
 
 describe('analysis cache', () => {
   it('returns the same frozen result for the same line, cwd and home', async () => {
@@ -65,5 +66,33 @@ describe('analysis cache', () => {
     expect(Object.isFrozen(plain[0]!.commands[0])).toBe(false);
     for (const result of [plain[1]!, ...parsed]) expect(Object.isFrozen(result.commands[0])).toBe(true);
   });
-});
 
+  it('answers every sequence of calls as an analyzer without a cache does (the last entry used, eviction, one-offs)', async () => {
+    const uncached = await createShellAnalyzer({ cacheSize: 0 });
+    const lines = ['npm test', 'npm test && git status | head', 'cd sub && echo hi > f', 'echo $(date) > out.txt', 'ls ~', 'cd .. && rm -rf x'];
+    const contexts: ShellContext[] = [
+      { cwd: '/w', home: '/h' }, { cwd: '/w/sub', home: '/h' }, { cwd: '/w', home: '/h2' }, { cwd: '/w', home: '/h', cwdUnknown: true },
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: lines.length - 1 }), fc.integer({ min: 0, max: contexts.length - 1 })), { maxLength: 40 }),
+        async (cacheSize, calls) => {
+          const cached = await createShellAnalyzer({ cacheSize });
+          const given = new Set<CommandAnalysis>();
+          for (const [l, c] of calls) {
+            // Fresh strings, as the broker gets them from each request.
+            const line = [...lines[l]!].join('');
+            const context = { ...contexts[c]! };
+            const result = cached.analyze(line, context);
+            expect(result).toEqual(uncached.analyze(line, context));
+            // A result handed out twice is shared: it must be frozen.
+            if (given.has(result)) expect(Object.isFrozen(result) && Object.isFrozen(result.commands)).toBe(true);
+            given.add(result);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
