@@ -458,9 +458,10 @@ How each figure is measured:
 - **cold and warm** (stream and decisions) — the client sends \`initialize\` and \`session/new\` (its
   cwd the run's), then, *cold*, \`go\` the moment \`session/new\` is answered: the broker's own
   start-up work (loading the parser and grants, the rehearsal) may still be running, and its first
-  decision waits for them inside the timed part. *Warm*: \`go\` ${fmt(WARM_DELAY_MS / 1000, 1)} s after that answer and
-  one permission request decided (untimed). Broker, floor and direct, each cold and warm, in the
-  same 5 rounds, the order rotated each round; medians, with the per-round ratios' range.
+  decision waits for them inside the timed part. *Warm*: \`go\` ${fmt(WARM_DELAY_MS / 1000, 1)} s after that
+  answer, once one permission request has been decided (untimed). Broker, floor and direct, each
+  cold and warm, in the same 5 rounds, the order rotated each round; medians, with the per-round
+  ratios' range.
 - **start-up** — from spawning to the \`initialize\` answer, against \`bench/bare-relay.mjs\` (Node
   spawning the agent and piping stdio, nothing else: the floor for any Node middleware), measured in
   the same rounds (11 rounds, order rotated). The broker loads the policy, the YAML parser, the
