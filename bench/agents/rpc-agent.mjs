@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Bench agent for the start-up, decisions and memory figures (MODE env):
 //
+// Answers `initialize` and `session/new` (session `bench`; in modes other than init it announces
+// `_bench/ready` just before the session/new answer). A `warm` line: one permission request
+// (`warm-up`), then `_bench/warmed` once it is answered (the bench's warm case sends it before `go`).
+//
 // MODE=init: answers `initialize` at once (start-up: spawn → initialize answered).
 // MODE=decisions: on a `go` line, sends N permission requests (`echo i && git status`), one round
-//   trip each; a warm-up request first, so the broker's own loading is not timed. Reports
-//   `_bench/result {ms}`: first request sent → last answer read.
-// MODE=memory: on `go`, N tool calls, each `tool_call` → permission request → (answer) →
-//   `tool_call_update` completed, distinct toolCallIds. Every CHECK calls it reports
+//   trip each. Reports `_bench/result {ms}`: `go` read → last answer read.
+// MODE=memory: on `go`, a warm-up request, then N tool calls, each `tool_call` → permission request
+//   → (answer) → `tool_call_update` completed, distinct toolCallIds. Every CHECK calls it reports
 //   `_bench/progress {n}` and waits for `_bench/continue` (so memory is sampled at a fixed point).
 // Exits at stdin EOF.
 const MODE = process.env.MODE ?? 'init';
@@ -18,6 +21,7 @@ const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const waiting = new Map();
 let onContinue;
 let goReceived = false;
+let warmReceived = false;
 
 function request(id, command, toolCallId) {
   return new Promise((resolve) => {
@@ -29,9 +33,12 @@ function request(id, command, toolCallId) {
   });
 }
 
-async function decisions() {
+async function warm() {
   await request('warm-up', 'echo warm && git status', 'warm');
-  const start = process.hrtime.bigint();
+  send({ jsonrpc: '2.0', method: '_bench/warmed', params: {} });
+}
+
+async function decisions(start) {
   for (let i = 0; i < N; i++) await request(i, `echo ${i} && git status`, `call-${i}`);
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   send({ jsonrpc: '2.0', method: '_bench/result', params: { ms, n: N } });
@@ -57,6 +64,9 @@ async function memory() {
 function handle(message) {
   if (message.method === 'initialize') {
     send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [], agentInfo: { name: 'bench-agent', version: '1.0.0' } } });
+  } else if (message.method === 'session/new') {
+    if (MODE !== 'init') send({ jsonrpc: '2.0', method: '_bench/ready', params: {} });
+    send({ jsonrpc: '2.0', id: message.id, result: { sessionId: 'bench' } });
   } else if (message.method === '_bench/continue') {
     onContinue?.();
   } else if (message.method === undefined && waiting.has(message.id)) {
@@ -75,7 +85,12 @@ process.stdin.on('data', (chunk) => {
     if (line === 'go') {
       if (goReceived) continue;
       goReceived = true;
-      void (MODE === 'decisions' ? decisions() : MODE === 'memory' ? memory() : undefined);
+      void (MODE === 'decisions' ? decisions(process.hrtime.bigint()) : MODE === 'memory' ? memory() : undefined);
+      continue;
+    }
+    if (line === 'warm') {
+      if (!warmReceived) void warm();
+      warmReceived = true;
       continue;
     }
     let message;
@@ -84,4 +99,3 @@ process.stdin.on('data', (chunk) => {
   }
 });
 process.stdin.on('end', () => process.exit(0));
-if (MODE !== 'init') send({ jsonrpc: '2.0', method: '_bench/ready', params: {} });

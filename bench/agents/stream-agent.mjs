@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Bench agent for the stream figure. Sends one permission request (`warm-up`: a broker answers it
-// once it has loaded; without a broker the client does), then announces `_bench/ready {bytes}` (the
-// size of what it will stream), waits for a `go` line on stdin, then writes 200,000 small session/update notifications
-// with forty 1 MiB lines spread among them, then `_bench/done`, and exits at stdin EOF.
+// Bench agent for the stream figure. Answers `initialize` and `session/new` (session `bench`),
+// announcing `_bench/ready {bytes}` (the size of what it will stream) just before the session/new
+// answer. A `warm` line: one permission request (`warm-up`: a broker answers it once it has loaded;
+// without a broker the client does), then `_bench/warmed` once it is answered. On a `go` line it
+// writes 200,000 small session/update notifications with forty 1 MiB lines spread among them, then
+// `_bench/done`; it writes nothing between its last answer and `go`. Exits at stdin EOF.
 //
 // WRITES=per-message (default): one stdout write per message, as the ACP SDK's ndJsonStream does.
 // WRITES=batched: messages gathered into 64 KiB writes (a buffered writer; the harder case for a relay).
@@ -43,17 +45,38 @@ async function stream() {
   if (buffer) await write(buffer);
 }
 
-// First one permission round trip, so a broker has finished loading before anything is timed.
-let warmedUp = false;
+const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 let started = false;
+let warming = false;
+
+function handle(message) {
+  if (message.method === 'initialize') {
+    send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [], agentInfo: { name: 'stream-bench-agent', version: '1.0.0' } } });
+  } else if (message.method === 'session/new') {
+    send({ jsonrpc: '2.0', method: '_bench/ready', params: { bytes: total } });
+    send({ jsonrpc: '2.0', id: message.id, result: { sessionId: 'bench' } });
+  } else if (message.method === undefined && message.id === 'warm-up') {
+    send({ jsonrpc: '2.0', method: '_bench/warmed', params: {} });
+  }
+}
+
+let rest = '';
+process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => {
-  if (!warmedUp && chunk.includes('"warm-up"')) {
-    warmedUp = true;
-    process.stdout.write(`{"jsonrpc":"2.0","method":"_bench/ready","params":{"bytes":${total}}}\n`);
-  } else if (warmedUp && !started && chunk.includes('go')) {
-    started = true;
-    void stream();
+  const lines = (rest + chunk).split('\n');
+  rest = lines.pop();
+  for (const line of lines) {
+    if (line === 'go') {
+      if (!started) void stream();
+      started = true;
+    } else if (line === 'warm') {
+      if (!warming) send({ jsonrpc: '2.0', id: 'warm-up', method: 'session/request_permission', params: { sessionId: 'bench', options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }], toolCall: { toolCallId: 'warm', title: 'echo warm', kind: 'execute', rawInput: { command: 'echo warm' } } } });
+      warming = true;
+    } else {
+      let message;
+      try { message = JSON.parse(line); } catch { continue; }
+      if (message && typeof message === 'object') handle(message);
+    }
   }
 });
 process.stdin.on('end', () => process.exit(0));
-process.stdout.write('{"jsonrpc":"2.0","id":"warm-up","method":"session/request_permission","params":{"sessionId":"bench","options":[{"optionId":"allow","name":"Allow","kind":"allow_once"}],"toolCall":{"toolCallId":"warm","title":"echo warm","kind":"execute","rawInput":{"command":"echo warm"}}}}\n');
