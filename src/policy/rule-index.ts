@@ -177,7 +177,7 @@ function buildRuleIndex(files: readonly PolicyFile[]): RuleIndex {
  * program, cwd, home and dynamicArguments), joined by NUL; undefined when a part holds a NUL (then
  * two commands could share a key): such a command is not remembered.
  */
-export function commandContentKey(command: SimpleCommand): string | undefined {
+function commandContentKey(command: SimpleCommand): string | undefined {
   const { home, cwd, program, argv } = command;
   if ((home !== undefined && home.includes('\0')) || cwd.includes('\0') || program.includes('\0')) return undefined;
   let key = `${command.dynamicArguments === true ? 'd' : '-'}${home === undefined ? '-' : `h${home}`}\0${cwd}\0${program}`;
