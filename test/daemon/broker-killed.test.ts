@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, spawnBroker, tempDir } from '../helpers/cli.js';
-import { cli, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
+import { cli, listApprovals, poll, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
 
 // A broker killed (SIGKILL: no goodbye on the socket) while its approval is open in the daemon: the
 // daemon drops that approval and carries on serving the next broker.
@@ -20,24 +20,6 @@ afterEach(async () => {
   daemon = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-interface Listed { readonly id: string; readonly broker: { readonly pid?: number }; readonly request: { readonly command?: string } }
-
-async function listed(home: string): Promise<Listed[]> {
-  const { code, stdout, stderr } = await cli(home, ['approvals', 'list', '--json']);
-  if (code !== 0) throw new Error(`approvals list failed (${code}): ${stderr}`);
-  return JSON.parse(stdout || '[]') as Listed[];
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function status(home: string): Promise<string> {
   return (await cli(home, ['daemon', 'status'])).stdout;
@@ -64,18 +46,18 @@ describe.runIf(process.platform === 'linux')('a broker killed while its approval
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
     await waitFor(() => lines().some((m) => m.id === 1), 20_000, () => `no initialize result: ${first.stderr()}`);
     groups.push(...childrenOf(first.child.pid!));
-    await until('the first broker to connect to the daemon', async () => (/\b1 broker\(s\) connected/.test(await status(home)) ? true : undefined));
+    await poll('the first broker to connect to the daemon', async () => (/\b1 broker\(s\) connected/.test(await status(home)) ? true : undefined));
     send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: workspace, mcpServers: [] } });
     await waitFor(() => lines().some((m) => m.id === 2), 20_000, () => `no session: ${first.stderr()}`);
     send({ jsonrpc: '2.0', id: 3, method: 'session/prompt', params: { sessionId: 'sdk-session-1', prompt: [{ type: 'text', text: 'touch never-answered.txt' }] } });
-    const open = await until('the first approval', async () => (await listed(home))[0]);
+    const open = await poll('the first approval', async () => (await listApprovals(home))[0]);
     expect(open).toMatchObject({ broker: { pid: first.child.pid }, request: { command: 'touch never-answered.txt' } });
     expect(lines().filter((m) => m.method === 'session/request_permission')).toHaveLength(1);
 
     first.child.kill('SIGKILL');
     expect(await first.exit).toEqual({ code: null, signal: 'SIGKILL' });
     // Dropped, not left for someone to answer into the void.
-    await until('the approval to be dropped', async () => ((await listed(home)).length === 0 ? true : undefined), 5_000);
+    await poll('the approval to be dropped', async () => ((await listApprovals(home)).length === 0 ? true : undefined), 5_000);
     expect(await status(home)).toMatch(/0 broker\(s\) connected, 0 approval\(s\) open/);
     const late = await cli(home, ['approvals', 'allow', open.id]);
     expect(late.code).toBe(1);
@@ -87,8 +69,8 @@ describe.runIf(process.platform === 'linux')('a broker killed while its approval
     const secondAudit = join(home, 'second.jsonl');
     const second = spawnBroker(['exec', '--policy', policy, '--audit', secondAudit, '--cwd', workspace, '--prompt', 'touch after-the-crash.txt', '--', ...AGENT],
       { ACP_BROKER_HOME: home, SDK_AGENT_EXECUTE: '1' });
-    const next = await until('the second approval', async () => (await listed(home))[0]);
-    expect(await listed(home)).toEqual([next]);
+    const next = await poll('the second approval', async () => (await listApprovals(home))[0]);
+    expect(await listApprovals(home)).toEqual([next]);
     expect(next).toMatchObject({ broker: { pid: second.child.pid }, request: { command: 'touch after-the-crash.txt' } });
     expect(next.id).not.toBe(open.id);
     expect((await cli(home, ['approvals', 'allow', next.id])).code).toBe(0);

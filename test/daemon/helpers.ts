@@ -128,3 +128,29 @@ export async function rawPeer(socketPath: string): Promise<{ socket: Socket; sen
     closed,
   };
 }
+
+/** An open approval as `acp-broker approvals list --json` prints it. */
+export interface ListedApproval {
+  readonly id: string;
+  readonly broker: { readonly pid?: number; readonly agent?: string };
+  readonly request: ApprovalRequest;
+}
+
+/** The daemon's open approvals, through the CLI. */
+export async function listApprovals(home: string): Promise<ListedApproval[]> {
+  const { code, stdout, stderr } = await cli(home, ['approvals', 'list', '--json']);
+  if (code !== 0) throw new Error(`approvals list failed (${code}): ${stderr}`);
+  return JSON.parse(stdout || '[]') as ListedApproval[];
+}
+
+/** `probe` every 100 ms until it gives a value, or fail naming `what`. */
+export async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, spawnBroker, tempDir } from '../helpers/cli.js';
-import { cli, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
+import { cli, listApprovals, poll, startDaemon, waitFor, type RunningDaemon } from './helpers.js';
 
 // The approvals daemon behind a real broker (`run` and `exec`) in front of an ACP agent written
 // with the reference SDK, which runs each command it is allowed: answers given in a terminal
@@ -14,18 +14,12 @@ const POLICY = 'version: 1\ndefault: ask\nnon_interactive: deny\nrules: []\n';
 let daemon: RunningDaemon | undefined;
 afterEach(async () => { await daemon?.stop(); daemon = undefined; });
 
-interface Listed { readonly id: string; readonly request: { readonly command?: string } }
-
-async function openApprovals(home: string, count = 1): Promise<Listed[]> {
-  let listed: Listed[] = [];
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { stdout } = await cli(home, ['approvals', 'list', '--json']);
-    listed = JSON.parse(stdout || '[]') as Listed[];
-    if (listed.length >= count) return listed;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no approval appeared in the daemon (${listed.length})`);
+/** The daemon's open approvals once there are `count` of them. */
+function openApprovals(home: string, count = 1) {
+  return poll(`${count} open approval(s) in the daemon`, async () => {
+    const listed = await listApprovals(home);
+    return listed.length >= count ? listed : undefined;
+  });
 }
 
 function auditOf(path: string): { event: string; decision?: string; outcome?: string; source?: { type: string } }[] {

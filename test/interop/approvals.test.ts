@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, test } from "vitest";
-import { cli, startDaemon, type RunningDaemon } from "../daemon/helpers.js";
+import { cli, listApprovals, poll, startDaemon, type ListedApproval, type RunningDaemon } from "../daemon/helpers.js";
 import { tempDir } from "../helpers/cli.js";
 import { send } from "../daemon/web/http.js";
 import { KNOWN_OUTBOUND } from "./agents.mjs";
@@ -39,14 +39,7 @@ afterEach(async () => {
   if (!process.env.ACP_INTEROP_KEEP) for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
-interface Listed {
-  readonly id: string;
-  readonly broker: { readonly pid?: number; readonly agent?: string };
-  readonly request: {
-    readonly agent?: string; readonly kind: string; readonly paths: { path: string; access: string }[];
-    readonly diffs: { path: string; oldText: string | null; newText: string }[]; readonly options: { optionId: string; kind: string }[];
-  };
-}
+type Listed = ListedApproval;
 
 /** Where the human answers: the terminal (`acp-broker approvals`) or the web inbox. */
 interface Answerer {
@@ -57,7 +50,7 @@ interface Answerer {
 
 function terminal(home: string): Answerer {
   return {
-    pending: () => listed(home),
+    pending: () => listApprovals(home),
     async answer(approval, answer) {
       const { code, stdout, stderr } = await cli(home, ["approvals", answer, approval.id]);
       return { ok: code === 0, detail: `${code} ${stdout}${stderr}` };
@@ -88,22 +81,6 @@ async function webInbox(home: string): Promise<Answerer> {
       return { ok: reply.status === 200, detail: `${reply.status} ${reply.body}` };
     },
   };
-}
-
-async function listed(home: string): Promise<Listed[]> {
-  const { code, stdout, stderr } = await cli(home, ["approvals", "list", "--json"]);
-  if (code !== 0) throw new Error(`approvals list failed (${code}): ${stderr}`);
-  return JSON.parse(stdout || "[]") as Listed[];
-}
-
-async function poll<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** `run` connects to the daemon in the background once its agent has started: wait for it. */
@@ -167,7 +144,7 @@ for (const agent of agents) {
           await new Promise((resolve) => setTimeout(resolve, 300));
           const callId = s.fake.requests.slice(before).map((q: any) => q.callId).find(Boolean) ?? null;
           const written = existsSync(file) ? readFileSync(file, "utf8") : null; // the harness removes the project
-          return { open, editorAsked, answered, stopReason: result?.stopReason ?? null, callId, written, after: await listed(home) };
+          return { open, editorAsked, answered, stopReason: result?.stopReason ?? null, callId, written, after: await listApprovals(home) };
         });
         const info = describeRun(r, daemon);
         expect(r.error, info).toBeNull();
