@@ -123,6 +123,11 @@ export class Broker {
     return this.router.interests(direction);
   }
 
+  /** Requests waiting for a human's answer. */
+  escalatedCount(): number {
+    return this.escalations.openCount();
+  }
+
   /** Requests held until decisions can be made. */
   heldCount(): number {
     return this.gate.heldCount();

@@ -18,6 +18,8 @@ import { verdictOf, type JudgedCall, type Outbox } from './outbox.js';
 
 /** A request offered to the channels, until settled. */
 interface Escalated extends JudgedCall {
+  /** Its key among the open ones. */
+  readonly key: string;
   readonly id: RpcId;
   readonly sessionId: string;
   readonly agentOptions: readonly OfferedOption[];
@@ -74,7 +76,7 @@ export class Escalations {
     }
     const timeoutMs = this.deps.timeoutMs;
     const deadline = timeoutMs !== undefined ? new Date(judge.deps.clock().getTime() + timeoutMs) : undefined;
-    const entry: Escalated = { ...call, id, agentOptions, offers, channels: new Map(), settled: false };
+    const entry: Escalated = { ...call, key: String(sequence), id, agentOptions, offers, channels: new Map(), settled: false };
     let approval: ApprovalRequest | undefined;
     const request: OfferedRequest = {
       wire: { id, line },
@@ -89,7 +91,7 @@ export class Escalations {
     }
     if (entry.channels.size === 0) return [];
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value!);
-    this.open.set(String(sequence), entry);
+    this.open.set(entry.key, entry);
     if (timeoutMs !== undefined) setTimeout(() => this.timedOut(entry), timeoutMs).unref();
     return [...entry.channels.keys()];
   }
@@ -104,7 +106,7 @@ export class Escalations {
       if (entry.settled) return;
       // The agent must never receive an option id it did not offer (the broker's own): refuse instead.
       const broker = answer.type === 'selected' && answer.optionId.startsWith(BROKER_OPTION_PREFIX);
-      entry.settled = true;
+      this.settle(entry);
       if (answer.passThrough && !broker) this.deps.outbox.toAgent(answer.passThrough);
       else {
         const deny = answerFor('deny', entry.agentOptions);
@@ -129,7 +131,7 @@ export class Escalations {
       // An error answer settles the request too: the agent gets the client's error.
       const decision = answer.type === 'unreadable' ? undefined : answer.type !== 'selected' ? 'cancelled'
         : agentOption?.kind.startsWith('allow') ? 'allow' : agentOption ? 'deny' : undefined;
-      entry.settled = true;
+      this.settle(entry);
       if (answer.passThrough) outbox.toAgent(answer.passThrough);
       else outbox.answerAgent(entry.id, decision === undefined || decision === 'cancelled' ? { outcome: 'cancelled' } : { outcome: 'selected', optionId: optionId! });
       this.withdrawOthers(entry, via);
@@ -140,7 +142,7 @@ export class Escalations {
     const policy = judge.policyFor(entry.facts.workspace);
     const grantIds = recordGrants({ store: judge.deps.grants, policy, offer, now: judge.deps.clock(), log: this.deps.log });
     const final = humanAnswer(offer.decision, entry.agentOptions);
-    entry.settled = true;
+    this.settle(entry);
     outbox.answerAgent(entry.id, final);
     this.withdrawOthers(entry, via);
     const decision = offer.decision === 'allow' ? 'allow' : 'deny';
@@ -159,7 +161,7 @@ export class Escalations {
       if (evaluation.decision === 'ask') continue;
       const answer = answerFor(evaluation.decision, entry.agentOptions);
       if (answer.type !== 'outcome') continue;
-      entry.settled = true;
+      this.settle(entry);
       this.deps.outbox.answerAgent(entry.id, answer.outcome);
       this.withdrawAll(entry, { type: 'answered', via });
       this.deps.outbox.record({ ...entry, evaluation }, { ...verdictOf(evaluation.decision, answer.outcome), source: evaluation.source });
@@ -172,7 +174,7 @@ export class Escalations {
     const fallback = this.deps.judge.fallback(entry.sessionId);
     const answer = answerFor(fallback, entry.agentOptions);
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
-    entry.settled = true;
+    this.settle(entry);
     this.deps.outbox.answerAgent(entry.id, outcome);
     this.withdrawAll(entry, { type: 'timeout' });
     this.deps.outbox.record(entry, {
@@ -187,7 +189,7 @@ export class Escalations {
     const fallback = this.deps.judge.fallback(entry.sessionId);
     const answer = answerFor(fallback, entry.agentOptions);
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
-    entry.settled = true;
+    this.settle(entry);
     this.deps.outbox.answerAgent(entry.id, outcome);
     this.deps.outbox.record(entry, { ...verdictOf('deny', outcome), source: { type: 'fallback', fallback }, extra: { reason: 'no channel can show this request any more; non-interactive fallback applied' } });
   }
@@ -201,7 +203,7 @@ export class Escalations {
       if (entry.settled || idKey(entry.id) !== idKey(id)) continue;
       const editor = [...entry.channels.keys()].some((c) => c.answersAs.includes('client'));
       if (!editor) {
-        entry.settled = true;
+        this.settle(entry);
         this.deps.outbox.answerAgent(entry.id, { outcome: 'cancelled' });
         this.deps.outbox.record(entry, { decision: 'cancelled', outcome: 'cancelled', source: { type: 'cancelled', by: '$/cancel_request' } });
       }
@@ -217,7 +219,7 @@ export class Escalations {
   clientGone(): void {
     for (const entry of this.open.values()) {
       if (entry.settled) continue;
-      entry.settled = true;
+      this.settle(entry);
       this.deps.outbox.answerAgent(entry.id, { outcome: 'cancelled' });
       this.withdrawAll(entry, { type: 'cancelled' });
       this.deps.outbox.record(entry, { decision: 'cancelled', outcome: 'cancelled', source: { type: 'cancelled', by: 'client-gone' } });
@@ -227,7 +229,7 @@ export class Escalations {
   shutdown(): void {
     for (const entry of this.open.values()) {
       if (entry.settled) continue;
-      entry.settled = true;
+      this.settle(entry);
       this.withdrawAll(entry, { type: 'shutdown' });
     }
     this.open.clear();
@@ -236,6 +238,17 @@ export class Escalations {
   /** Answered through `via`: every other channel's offer is withdrawn. */
   private withdrawOthers(entry: Escalated, via: AnswerChannel): void {
     for (const [channel, offer] of entry.channels) if (!channel.answersAs.includes(via)) offer.withdraw({ type: 'answered', via });
+  }
+
+  /** Requests waiting for a human now. */
+  openCount(): number {
+    return this.open.size;
+  }
+
+  /** Answered, one way or another: later answers change nothing, and it leaves the open ones. */
+  private settle(entry: Escalated): void {
+    entry.settled = true;
+    this.open.delete(entry.key);
   }
 
   private withdrawAll(entry: Escalated, why: Withdrawal): void {

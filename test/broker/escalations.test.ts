@@ -184,4 +184,17 @@ describe('escalation: every channel at once, the first answer wins', () => {
     const approval = s.second.last().request.approval();
     expect(JSON.stringify(approval)).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
   });
+
+  it('a settled request is forgotten: a long session of answered escalations keeps nothing open', async () => {
+    const s = await setup({ timeoutMs: 60_000 });
+    for (let i = 0; i < 300; i++) {
+      s.ask(`m${i}`);
+      if (i % 2) s.editorAnswers(`m${i}`, 'allow');
+      else s.second.last().callbacks.answer({ type: 'selected', optionId: 'reject' }, 'web');
+    }
+    expect(s.h.broker.escalatedCount()).toBe(0);
+    s.ask('open');
+    expect(s.h.broker.escalatedCount()).toBe(1);
+  });
 });
+
