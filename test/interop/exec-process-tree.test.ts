@@ -136,7 +136,9 @@ async function runBroker(subcommand: "exec" | "run", command: string, end?: { wh
     let ended = false;
     const deadline = Date.now() + 90_000;
     while (!exited && Date.now() < deadline) {
-      for (const p of descendants(child.pid!)) if (!seen.has(p.pid)) seen.set(p.pid, p);
+      // The latest snapshot of each pid: a child caught between fork and exec still shows its
+      // parent's command line (codex-acp's launcher forking its native binary).
+      for (const p of descendants(child.pid!)) seen.set(p.pid, p);
       if (end && !ended && [...seen.values()].some((p) => end.when.test(p.cmd) && survivors([p]).length === 1)) {
         if (end.how === "SIGTERM") child.kill("SIGTERM");
         else child.stdin!.end();
