@@ -136,9 +136,10 @@ async function runBroker(subcommand: "exec" | "run", command: string, end?: { wh
     let ended = false;
     const deadline = Date.now() + 90_000;
     while (!exited && Date.now() < deadline) {
-      // The latest snapshot of each pid: a child caught between fork and exec still shows its
-      // parent's command line (codex-acp's launcher forking its native binary).
-      for (const p of descendants(child.pid!)) seen.set(p.pid, p);
+      // The latest snapshot of each pid with a command line: a child caught between fork and exec
+      // still shows its parent's (codex-acp's launcher forking its native binary), and an exiting
+      // process shows none.
+      for (const p of descendants(child.pid!)) if (p.cmd !== "" || !seen.has(p.pid)) seen.set(p.pid, p);
       if (end && !ended && [...seen.values()].some((p) => end.when.test(p.cmd) && survivors([p]).length === 1)) {
         if (end.how === "SIGTERM") child.kill("SIGTERM");
         else child.stdin!.end();
