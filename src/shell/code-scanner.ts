@@ -144,7 +144,8 @@ export abstract class CodeScanner implements ScriptHost {
       this.reachAll(node);
       return this.analyzeCode(inner, forkScope(scope), innerFrame, true);
     }
-    this.collector.nested(() => this.walkSubstitutionBody(node.children, forkScope(scope), innerFrame, true));
+    // Only a command substitution reads `< file` itself: zsh runs $READNULLCMD for `<(< file)`.
+    this.collector.nested(() => this.walkSubstitutionBody(node.children, forkScope(scope), innerFrame, node.type === 'command_substitution'));
   }
 
   /**

@@ -16,12 +16,17 @@ describe('redirections without a command', () => {
     writeFileSync(join(dir, 'ran'), '');
     execFileSync('zsh', ['-fc', `NULLCMD=${join(dir, 'log.sh')}; cd ${dir}; > out.txt </dev/null`]);
     expect(readFileSync(join(dir, 'ran'), 'utf8')).toContain('log.sh');
+    // A process substitution is no `$(< file)`: zsh runs $READNULLCMD there too.
+    writeFileSync(join(dir, 'ran'), '');
+    writeFileSync(join(dir, 'in.txt'), 'x\n');
+    execFileSync('zsh', ['-fc', `READNULLCMD=${join(dir, 'log.sh')}; cd ${dir}; cat <(< in.txt) >/dev/null`]);
+    expect(readFileSync(join(dir, 'ran'), 'utf8')).toContain('log.sh');
     writeFileSync(join(dir, 'ran'), '');
     execFileSync('bash', ['-c', `NULLCMD=${join(dir, 'log.sh')}; cd ${dir}; > out.txt </dev/null`]);
     expect(readFileSync(join(dir, 'ran'), 'utf8')).toBe('');
   });
 
-  it.each(['> out.txt', '2>/dev/null > out.txt', 'echo hi; >> log.txt', 'echo $(< .env 2>/dev/null)', '< in.txt', 'echo $(< .env; ls)', 'echo `< .env 2>&1`', 'echo $({ < .env; })'])('%s is unresolvable, its files still reported', async (line) => {
+  it.each(['> out.txt', '2>/dev/null > out.txt', 'echo hi; >> log.txt', 'echo $(< .env 2>/dev/null)', '< in.txt', 'echo $(< .env; ls)', 'echo `< .env 2>&1`', 'echo $({ < .env; })', 'cat <(< .env)'])('%s is unresolvable, its files still reported', async (line) => {
     const analysis = await analyze(line);
     expect(analysis.unresolvable.join(' ')).toContain('$NULLCMD');
     expect(analysis.redirections.length).toBeGreaterThan(0);
