@@ -25,7 +25,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AGENTS, CLI, ROOT, finish, lineWaiter, median, start } from './lib.mjs';
+import { AGENTS, CLI, ROOT, finish, lineWaiter, median, sseParser, start } from './lib.mjs';
 
 const NODE = process.execPath;
 const POLICY_TEXT = 'version: 1\ndefault: ask\nnon_interactive: deny\nrules: []\n';
@@ -116,25 +116,15 @@ async function openInbox(url) {
   const cookie = setCookie.split(';')[0];
 
   const listeners = new Set();
-  let rest = '';
   let stream;
   const connected = new Promise((resolve, reject) => {
     stream = request({ host: '127.0.0.1', port, path: '/api/events', headers: { host, cookie, accept: 'text/event-stream' } }, (res) => {
       if (res.statusCode !== 200) { reject(new Error(`inbox events: HTTP ${res.statusCode}`)); return; }
       res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        const at = clock();
-        rest += chunk;
-        let end;
-        while ((end = rest.indexOf('\n\n')) >= 0) {
-          const block = rest.slice(0, end);
-          rest = rest.slice(end + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'snapshot') resolve();
-          if (event && data !== undefined) for (const listener of listeners) listener(event, JSON.parse(data), at);
-        }
-      });
+      res.on('data', sseParser((event, data, at) => {
+        if (event === 'snapshot') resolve();
+        if (data !== undefined) for (const listener of listeners) listener(event, JSON.parse(data), at);
+      }, clock));
     });
     stream.on('error', reject);
     stream.end();

@@ -13,7 +13,7 @@
 import { Agent, request } from 'node:http';
 import { chromium } from 'playwright-core';
 import { loadInboxKit } from '../scripts/inbox-kit.mjs';
-import { median } from './lib.mjs';
+import { median, sseParser } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -44,21 +44,9 @@ const cookie = signIn.headers['set-cookie'][0].split(';')[0];
 
 /** An SSE client that calls `onEvent(name, data, at)` for every frame. */
 function sseClient(onEvent) {
-  let rest = '';
   const req = request({ host: '127.0.0.1', port: inbox.port, path: '/api/events', headers: { host, cookie } }, (res) => {
     res.setEncoding('utf8');
-    res.on('data', (chunk) => {
-      const at = now();
-      rest += chunk;
-      let end;
-      while ((end = rest.indexOf('\n\n')) >= 0) {
-        const block = rest.slice(0, end);
-        rest = rest.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event) onEvent(event, data, at);
-      }
-    });
+    res.on('data', sseParser(onEvent, now));
   });
   req.end();
   return () => req.destroy();

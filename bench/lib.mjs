@@ -131,3 +131,24 @@ export function machine() {
   const memKb = Number(/MemTotal:\s*(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
   return { cpus, model, memoryGb: Math.round(memKb / 1024 / 1024 * 10) / 10, node: process.version, platform: `${process.platform} ${process.arch}` };
 }
+
+/**
+ * A `data` handler for a server-sent-events response (text chunks): `onFrame(event, data, at)` for
+ * every complete frame, `at` read from `clock` when its chunk arrived; `data` is the raw text.
+ */
+export function sseParser(onFrame, clock) {
+  let rest = '';
+  return (chunk) => {
+    const at = clock();
+    rest += chunk;
+    let end;
+    while ((end = rest.indexOf('\n\n')) >= 0) {
+      const block = rest.slice(0, end);
+      rest = rest.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event) onFrame(event, data, at);
+    }
+  };
+}
+

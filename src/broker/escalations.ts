@@ -232,7 +232,6 @@ export class Escalations {
       this.settle(entry);
       this.withdrawAll(entry, { type: 'shutdown' });
     }
-    this.open.clear();
   }
 
   /** Answered through `via`: every other channel's offer is withdrawn. */

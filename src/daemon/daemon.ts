@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { BrokerError } from '../core/errors.js';
 import { connectDaemon, isFailure } from './client.js';
-import { publicAddress, startWebInbox, type RunningInbox } from './inbox-seam.js';
+import { publicAddress, startWebInbox, type RunningInbox } from './inbox-start.js';
 import { daemonLocation, preparePrivateDir, removeInfo, writeInfo, type DaemonLocation } from './location.js';
 import { Notifications, type Notifier } from './notifications.js';
 import { nodeNotifier } from './desktop-notifier.js';
