@@ -15,6 +15,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvalsFigure, approvalsRows } from './approvals.mjs';
 import { AGENTS, CLI, finish, generatePolicy, lineWaiter, machine, median, memoryMb, ROOT, start } from './lib.mjs';
+import { decisionsOnce, openSession, streamOnce, WARM_DELAY_MS as FULL_WARM_DELAY_MS } from './sessions.mjs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -69,7 +70,7 @@ async function rounds(count, variants) {
  * before `go`: whatever the broker does for itself in its first seconds is over.
  */
 const MODES = ['cold', 'warm'];
-const WARM_DELAY_MS = QUICK ? 1000 : 2500;
+const WARM_DELAY_MS = QUICK ? 1000 : FULL_WARM_DELAY_MS;
 const KINDS = ['direct', 'broker', 'floor'];
 
 /**
@@ -91,85 +92,13 @@ async function coldAndWarm(count, run) {
   return { cold: summary('cold'), warm: summary('warm'), runs: count };
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const answered = (id) => (l) => l.includes(`"id":"${id}"`) && (l.includes('"result"') || l.includes('"error"'));
-
-/** What an editor does first: `initialize`, then `session/new` in the run's cwd; resolves once that is answered. */
-async function openSession(session, waiter, cwd) {
-  const initialized = waiter.wait(session, answered('bench-init'), 'the initialize answer');
-  session.send(JSON.stringify({ jsonrpc: '2.0', id: 'bench-init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
-  await initialized;
-  const opened = waiter.wait(session, answered('bench-new'), 'the session/new answer');
-  session.send(JSON.stringify({ jsonrpc: '2.0', id: 'bench-new', method: 'session/new', params: { cwd, mcpServers: [] } }));
-  const answer = JSON.parse(await opened);
-  if (answer.result?.sessionId !== 'bench') throw new Error(`session/new was not answered with the bench session: ${JSON.stringify(answer).slice(0, 300)}`);
-}
-
-/** The warm case's wait before `go` (see MODES); nothing is sent in the cold case. */
-async function settle(session, waiter, mode) {
-  if (mode === 'cold') return;
-  await sleep(WARM_DELAY_MS);
-  const warmed = waiter.wait(session, (l) => l.includes('_bench/warmed'), 'the warm-up request answered');
-  session.send('warm');
-  await warmed;
-}
-
-// ------------------------------------------------------------------------------------------------
-// stream: the agent's output relayed to a client that reads as fast as it can.
-
-async function streamOnce(target, env, mode) {
-  const waiter = lineWaiter();
-  let timing = false;
-  let expected = Infinity;
-  let received = 0;
-  let head = '';
-  let t0 = 0;
-  let t1 = 0;
-  let resolveDone;
-  const done = new Promise((r) => { resolveDone = r; });
-  const session = start(target.command, target.args, {
-    env: { ...target.env, ...env }, cwd: target.cwd,
-    onData: (chunk, s) => {
-      if (timing) {
-        received += chunk.length;
-        if (received >= expected && !t1) { t1 = performance.now(); resolveDone(); }
-        return;
-      }
-      // Before `go` the traffic is a few short lines (the agent writes nothing after its last answer until `go`).
-      head += chunk.toString('utf8');
-      for (let nl = head.indexOf('\n'); nl !== -1; nl = head.indexOf('\n')) {
-        const line = head.slice(0, nl);
-        head = head.slice(nl + 1);
-        if (line.includes('_bench/ready')) expected = JSON.parse(line).params.bytes;
-        if (line.includes('"warm-up"') && line.includes('request_permission')) {
-          // No broker: the client answers the warm-up request itself.
-          s.send(JSON.stringify({ jsonrpc: '2.0', id: 'warm-up', result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
-        }
-        waiter.onLine(line, s);
-      }
-    },
-  });
-  const ended = session.exit.then(() => { throw new Error(`stream run ended early: ${session.stderr()}`); });
-  await Promise.race([(async () => {
-    await openSession(session, waiter, target.cwd);
-    await settle(session, waiter, mode);
-  })(), ended]);
-  if (!Number.isFinite(expected)) throw new Error('the stream agent did not announce its size');
-  timing = true;
-  t0 = performance.now();
-  session.send('go');
-  await Promise.race([done, ended]);
-  await finish(session);
-  return t1 - t0;
-}
-
 async function streamFigure(writes) {
   const count = QUICK ? 2 : 5;
   const env = { WRITES: writes, ...(QUICK ? { SMALL: '20000', BIG: '4' } : {}) };
   const agent = [join(AGENTS, 'stream-agent.mjs')];
   const targets = { broker: () => brokerArgs(agent), floor: () => bareRelay(agent), direct: () => direct(agent) };
-  await streamOnce(direct(agent), env, 'cold'); // warm the file cache
-  return coldAndWarm(count, (kind, mode) => streamOnce(targets[kind](), env, mode));
+  await streamOnce(direct(agent), env, 'cold', WARM_DELAY_MS); // warm the file cache
+  return coldAndWarm(count, (kind, mode) => streamOnce(targets[kind](), env, mode, WARM_DELAY_MS));
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -210,28 +139,6 @@ async function startupFigure() {
 // ------------------------------------------------------------------------------------------------
 // decisions: N permission requests, one round trip each.
 
-async function decisionsOnce(target, n, answerAll, mode) {
-  const waiter = lineWaiter();
-  const session = start(target.command, target.args, {
-    env: { ...target.env, MODE: 'decisions', N: String(n) }, cwd: target.cwd,
-    onLine: (text, s) => {
-      if (answerAll && text.includes('"session/request_permission"')) {
-        // The client with no broker in between: parse and answer at once.
-        const m = JSON.parse(text);
-        s.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
-      }
-      waiter.onLine(text, s);
-    },
-  });
-  await openSession(session, waiter, target.cwd);
-  await settle(session, waiter, mode);
-  const result = waiter.wait(session, (l) => l.includes('_bench/result'), 'the result');
-  session.send('go');
-  const ms = JSON.parse(await result).params.ms;
-  await finish(session);
-  return ms;
-}
-
 async function decisionsFigure() {
   const count = QUICK ? 2 : 5;
   const n = QUICK ? 500 : 5000;
@@ -239,8 +146,8 @@ async function decisionsFigure() {
   const targets = {
     broker: () => brokerArgs(agent), floor: () => bareRelay(agent, ['--answer-permissions']), direct: () => direct(agent),
   };
-  await decisionsOnce(direct(agent), n, true, 'cold');
-  const result = await coldAndWarm(count, (kind, mode) => decisionsOnce(targets[kind](), n, kind === 'direct', mode));
+  await decisionsOnce(direct(agent), n, true, 'cold', WARM_DELAY_MS);
+  const result = await coldAndWarm(count, (kind, mode) => decisionsOnce(targets[kind](), n, kind === 'direct', mode, WARM_DELAY_MS));
   return { ...result, n };
 }
 

@@ -7,7 +7,8 @@
 //
 // MODE=init: answers `initialize` at once (start-up: spawn → initialize answered).
 // MODE=decisions: on a `go` line, sends N permission requests (`echo i && git status`), one round
-//   trip each. Reports `_bench/result {ms}`: `go` read → last answer read.
+//   trip each. Reports `_bench/result {ms}`: `go` read → last answer read; with MARKS=k also
+//   `marks`, the ms at every k-th answer (how the cost per call changes over the run).
 // MODE=memory: on `go`, a warm-up request, then N tool calls, each `tool_call` → permission request
 //   → (answer) → `tool_call_update` completed, distinct toolCallIds. Every CHECK calls it reports
 //   `_bench/progress {n}` and waits for `_bench/continue` (so memory is sampled at a fixed point).
@@ -15,6 +16,7 @@
 const MODE = process.env.MODE ?? 'init';
 const N = Number(process.env.N ?? 5000);
 const CHECK = Number(process.env.CHECK ?? 10_000);
+const MARKS = Number(process.env.MARKS ?? 0);
 const OPTIONS = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }];
 
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -39,9 +41,13 @@ async function warm() {
 }
 
 async function decisions(start) {
-  for (let i = 0; i < N; i++) await request(i, `echo ${i} && git status`, `call-${i}`);
+  const marks = [];
+  for (let i = 0; i < N; i++) {
+    await request(i, `echo ${i} && git status`, `call-${i}`);
+    if (MARKS && (i + 1) % MARKS === 0) marks.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  send({ jsonrpc: '2.0', method: '_bench/result', params: { ms, n: N } });
+  send({ jsonrpc: '2.0', method: '_bench/result', params: { ms, n: N, ...(MARKS ? { marks } : {}) } });
 }
 
 async function memory() {

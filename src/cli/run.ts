@@ -47,11 +47,12 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const decisionDeps = engineDecisionDeps(() => engine, {
     dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
   });
-  // Chunks either side has sent: the rehearsal gives way to them.
+  // Chunks either side has sent, and requests held for the engine: the rehearsal gives way to both.
   let traffic = 0;
+  let held = () => 0;
   const decisionsReady = whenDecisionsReady({
     engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
-    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: { deps: decisionDeps, traffic: () => traffic },
+    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: { deps: decisionDeps, traffic: () => traffic, held: () => held() },
   });
   let approvals: Awaited<ReturnType<typeof approvalsChannel>>;
   try {
@@ -70,6 +71,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
       ...(approvals ? { channels: [approvals] } : {}),
     },
   });
+  held = () => session.broker.heldCount();
   if (early) gate.openWhenSpoken(session.child);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => signalAgentTree(session.child, signal));

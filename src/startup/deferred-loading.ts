@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { DecisionDeps } from '../broker/broker.js';
 import type { Engine } from '../engine/engine.js';
 import type { GrantStore } from '../grants/store.js';
+import { trickOn } from './tricks.js';
 
 /** With an agent spawned early, heavy loading waits for its first output, or this long at most. */
 const AGENT_BOOT_WAIT_MS = 1000;
@@ -18,7 +19,7 @@ export interface LoadingGate {
 }
 
 export function loadingGate(earlyAgent: boolean): LoadingGate {
-  if (!earlyAgent) return { opened: Promise.resolve(), openWhenSpoken: () => {} };
+  if (!earlyAgent || !trickOn('gate')) return { opened: Promise.resolve(), openWhenSpoken: () => {} };
   let open: () => void = () => {};
   const opened = new Promise<void>((resolve) => { open = resolve; });
   return {
@@ -33,21 +34,22 @@ export function loadingGate(earlyAgent: boolean): LoadingGate {
 /**
  * When the broker may decide: the engine and the grants store loaded (each attached by `attach`),
  * then, with `rehearse`, a short rehearsal of the decision path (rehearsal.ts) so that the first
- * real decisions do not run cold — which stops the moment real traffic arrives (`traffic` counts
- * the chunks either side sent), so it only ever uses time nobody else wants. The broker holds
- * decisions until this resolves.
+ * real decisions do not run cold. It only ever uses time nobody else wants: it never starts while
+ * a real request is held for it (`held`), and it stops before its next synthetic request once
+ * either side sends anything (`traffic` counts their chunks). The broker holds decisions until
+ * this resolves.
  */
 export function whenDecisionsReady(parts: {
   readonly engine: Promise<Engine>;
   readonly grants: Promise<GrantStore>;
   readonly attach: (engine: Engine, grants: GrantStore) => void;
-  readonly rehearse?: { readonly deps: DecisionDeps; readonly traffic: () => number };
+  readonly rehearse?: { readonly deps: DecisionDeps; readonly traffic: () => number; readonly held: () => number };
 }): Promise<unknown> {
   const loaded = Promise.all([parts.engine, parts.grants]).then(([engine, grants]) => parts.attach(engine, grants));
   const rehearse = parts.rehearse;
-  if (!rehearse) return loaded;
+  if (!rehearse || !trickOn('rehearsal')) return loaded;
   return loaded.then(() => import('./rehearsal.js')).then(({ rehearseDecisions, DEFAULT_REHEARSAL }) => {
     const seen = rehearse.traffic();
-    return rehearseDecisions(rehearse.deps, { ...DEFAULT_REHEARSAL, stop: () => rehearse.traffic() !== seen });
+    return rehearseDecisions(rehearse.deps, { ...DEFAULT_REHEARSAL, stop: () => rehearse.held() > 0 || rehearse.traffic() !== seen });
   });
 }

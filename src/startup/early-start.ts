@@ -2,6 +2,7 @@ import { readPolicySources, type PolicySource } from '../engine/read-policy.js';
 import type { BrokerDirs } from '../platform/dirs.js';
 import { CheckedPolicies } from './checked-policies.js';
 import { spawnEarly, type EarlyChild } from './early-child.js';
+import { trickOn } from './tricks.js';
 
 /**
  * The agent's start-up is the editor's wait, so `run` spawns it before loading anything heavy —
@@ -10,7 +11,7 @@ import { spawnEarly, type EarlyChild } from './early-child.js';
  */
 export function earlyStart(agent: readonly string[], sources: readonly PolicySource[], dirs: BrokerDirs): EarlyChild | undefined {
   const [command, ...agentArgs] = agent;
-  if (command === undefined || (process.stdin.isTTY && process.stdout.isTTY)) return undefined;
+  if (command === undefined || (process.stdin.isTTY && process.stdout.isTTY) || !trickOn('early-spawn')) return undefined;
   const read = readPolicySources(sources);
   if (read.diagnostics.length > 0) return undefined;
   if (!new CheckedPolicies(dirs.state).allChecked(read.texts.map((t) => t.text))) return undefined;

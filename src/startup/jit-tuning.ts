@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { trickOn } from './tricks.js';
 
 /**
  * V8 optimises a function only after it has run a fixed amount of bytecode, and again waits some
@@ -10,5 +11,6 @@ import { setFlagsFromString } from 'node:v8';
 const RELAY_JIT_FLAGS = ['--interrupt-budget=16000', '--minimum-invocations-after-ic-update=50'] as const;
 
 export function tuneJitForRelay(): void {
+  if (!trickOn('jit')) return;
   for (const flag of RELAY_JIT_FLAGS) setFlagsFromString(flag);
 }

@@ -7,7 +7,7 @@ import { FileGrantStore } from '../../src/grants/file-store.js';
 import { whenDecisionsReady } from '../../src/startup/deferred-loading.js';
 import { rehearseDecisions } from '../../src/startup/rehearsal.js';
 import { tempDir } from '../helpers/cli.js';
-import { harness, policyFrom, shell } from '../helpers/harness.js';
+import { CLAUDE_OPTIONS, harness, policyFrom, shell } from '../helpers/harness.js';
 
 const POLICY = `
 version: 1
@@ -84,7 +84,7 @@ describe('the rehearsal never competes with real traffic', () => {
     let analysed = 0;
     const counting = { ...d, shell: { analyze: (line: string, context: Parameters<typeof d.shell.analyze>[1]) => { analysed++; return d.shell.analyze(line, context); } } };
     let traffic = 0;
-    const ready = whenDecisionsReady({ engine: Promise.resolve({} as never), grants: Promise.resolve(d.grants), attach: () => {}, rehearse: { deps: counting, traffic: () => traffic } });
+    const ready = whenDecisionsReady({ engine: Promise.resolve({} as never), grants: Promise.resolve(d.grants), attach: () => {}, rehearse: { deps: counting, traffic: () => traffic, held: () => 0 } });
     // Let the rehearsal decide a few slices, then real traffic arrives (between two of its slices).
     while (analysed < 50) await new Promise((resolve) => setTimeout(resolve, 1));
     traffic++;
@@ -93,4 +93,29 @@ describe('the rehearsal never competes with real traffic', () => {
     await ready;
     expect(analysed).toBe(atArrival);
   });
+
+  it('never starts while a real request waits for it: a request held during loading is decided first, the rehearsal not at all', async () => {
+    // As `run` wires it: the broker holds decisions until whenDecisionsReady resolves, and the
+    // rehearsal is told how many requests the broker holds. The agent's request arrives while the
+    // engine loads; after it, nothing (the agent waits for the answer), so no new traffic would
+    // ever stop a rehearsal that had started.
+    const d = await deps(tempDir());
+    let analysed = 0;
+    const counting = { ...d, shell: { analyze: (line: string, context: Parameters<typeof d.shell.analyze>[1]) => { analysed++; return d.shell.analyze(line, context); } } };
+    let engineLoaded!: () => void;
+    const engine = new Promise<never>((resolve) => { engineLoaded = () => resolve({} as never); });
+    let held = () => 0;
+    const ready = whenDecisionsReady({ engine, grants: Promise.resolve(d.grants), attach: () => {}, rehearse: { deps: counting, traffic: () => 0, held: () => held() } });
+    const h = await harness(await policyFrom(POLICY), { decisionsReady: ready, shell: counting.shell });
+    held = () => h.broker.heldCount();
+    h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: '/home/dev/project', mcpServers: [] } });
+    h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: 's' } });
+    h.agent({ jsonrpc: '2.0', id: 'real', method: 'session/request_permission', params: { sessionId: 's', options: CLAUDE_OPTIONS, toolCall: { toolCallId: 't', kind: 'execute', rawInput: { command: 'npm test' } } } });
+    expect(h.broker.heldCount()).toBe(1);
+    engineLoaded();
+    await ready;
+    expect(h.answers().get('real')).toEqual({ outcome: { outcome: 'selected', optionId: 'allow' } });
+    expect(analysed).toBe(1); // the real request's command, and no synthetic one
+  });
 });
+

@@ -1,0 +1,103 @@
+// One bench session, as an editor runs it: `initialize`, `session/new`, then — cold — `go` at once,
+// or — warm — after a wait and one decided request. Shared by bench/run.mjs and bench/tricks.mjs.
+import { finish, lineWaiter, start } from './lib.mjs';
+
+/** The warm case's default wait after `session/new` is answered. */
+export const WARM_DELAY_MS = 2500;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const answered = (id) => (l) => l.includes(`"id":"${id}"`) && (l.includes('"result"') || l.includes('"error"'));
+
+/** What an editor does first: `initialize`, then `session/new` in the run's cwd; resolves once that is answered. */
+export async function openSession(session, waiter, cwd) {
+  const initialized = waiter.wait(session, answered('bench-init'), 'the initialize answer');
+  session.send(JSON.stringify({ jsonrpc: '2.0', id: 'bench-init', method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+  await initialized;
+  const opened = waiter.wait(session, answered('bench-new'), 'the session/new answer');
+  session.send(JSON.stringify({ jsonrpc: '2.0', id: 'bench-new', method: 'session/new', params: { cwd, mcpServers: [] } }));
+  const answer = JSON.parse(await opened);
+  if (answer.result?.sessionId !== 'bench') throw new Error(`session/new was not answered with the bench session: ${JSON.stringify(answer).slice(0, 300)}`);
+}
+
+/** The warm case's wait before `go` (`warmDelayMs`, then one decided request); nothing is sent in the cold case. */
+async function settle(session, waiter, mode, warmDelayMs) {
+  if (mode === 'cold') return;
+  await sleep(warmDelayMs);
+  const warmed = waiter.wait(session, (l) => l.includes('_bench/warmed'), 'the warm-up request answered');
+  session.send('warm');
+  await warmed;
+}
+
+// ------------------------------------------------------------------------------------------------
+// stream: the agent's output relayed to a client that reads as fast as it can.
+
+export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS) {
+  const waiter = lineWaiter();
+  let timing = false;
+  let expected = Infinity;
+  let received = 0;
+  let head = '';
+  let t0 = 0;
+  let t1 = 0;
+  let resolveDone;
+  const done = new Promise((r) => { resolveDone = r; });
+  const session = start(target.command, target.args, {
+    env: { ...target.env, ...env }, cwd: target.cwd,
+    onData: (chunk, s) => {
+      if (timing) {
+        received += chunk.length;
+        if (received >= expected && !t1) { t1 = performance.now(); resolveDone(); }
+        return;
+      }
+      // Before `go` the traffic is a few short lines (the agent writes nothing after its last answer until `go`).
+      head += chunk.toString('utf8');
+      for (let nl = head.indexOf('\n'); nl !== -1; nl = head.indexOf('\n')) {
+        const line = head.slice(0, nl);
+        head = head.slice(nl + 1);
+        if (line.includes('_bench/ready')) expected = JSON.parse(line).params.bytes;
+        if (line.includes('"warm-up"') && line.includes('request_permission')) {
+          // No broker: the client answers the warm-up request itself.
+          s.send(JSON.stringify({ jsonrpc: '2.0', id: 'warm-up', result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
+        }
+        waiter.onLine(line, s);
+      }
+    },
+  });
+  const ended = session.exit.then(() => { throw new Error(`stream run ended early: ${session.stderr()}`); });
+  await Promise.race([(async () => {
+    await openSession(session, waiter, target.cwd);
+    await settle(session, waiter, mode, warmDelayMs);
+  })(), ended]);
+  if (!Number.isFinite(expected)) throw new Error('the stream agent did not announce its size');
+  timing = true;
+  t0 = performance.now();
+  session.send('go');
+  await Promise.race([done, ended]);
+  await finish(session);
+  return t1 - t0;
+}
+
+/** `marks`: also collect the ms at every `marks`-th answer, passed to `onMarks`. */
+export async function decisionsOnce(target, n, answerAll, mode, warmDelayMs = WARM_DELAY_MS, { marks = 0, onMarks } = {}) {
+  const waiter = lineWaiter();
+  const session = start(target.command, target.args, {
+    env: { ...target.env, MODE: 'decisions', N: String(n), ...(marks ? { MARKS: String(marks) } : {}) }, cwd: target.cwd,
+    onLine: (text, s) => {
+      if (answerAll && text.includes('"session/request_permission"')) {
+        // The client with no broker in between: parse and answer at once.
+        const m = JSON.parse(text);
+        s.send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
+      }
+      waiter.onLine(text, s);
+    },
+  });
+  await openSession(session, waiter, target.cwd);
+  await settle(session, waiter, mode, warmDelayMs);
+  const result = waiter.wait(session, (l) => l.includes('_bench/result'), 'the result');
+  session.send('go');
+  const { ms, marks: at } = JSON.parse(await result).params;
+  if (at) onMarks?.(at);
+  await finish(session);
+  return ms;
+}
+
