@@ -45,9 +45,9 @@ async function seenHome() {
 }
 
 // Broker variants: [name, tricks left out, state dir (undefined: a new one each run)].
-const FIRST = [['first start, all tricks', ''], ['first start, no rehearsal', 'rehearsal'], ['first start, no JIT flags', 'jit']];
+const FIRST = [['first start, all tricks', ''], ['first start, no rehearsal', 'rehearsal'], ['first start, no JIT flags', 'jit'], ['first start, no yielding', 'yield']];
 const SEEN_OFF = [['seen before, all tricks', ''], ['seen before, no rehearsal', 'rehearsal'], ['seen before, no JIT flags', 'jit'],
-  ['seen before, no loading gate', 'gate'], ['seen before, no early spawn', 'early-spawn']];
+  ['seen before, no loading gate', 'gate'], ['seen before, no yielding', 'yield'], ['seen before, no early spawn', 'early-spawn']];
 
 const figures = {
   decisions: { floor: () => floor(RPC, ['--answer-permissions']), broker: (off, home) => broker(RPC, off, home),

@@ -27,10 +27,15 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   }
   tuneJitForRelay();
   const stderr = (s: string) => process.stderr.write(s);
+  // Chunks either side has sent, and requests held for the engine: the broker's own loading and
+  // rehearsal give way to the first, and go ahead for the second.
+  let traffic = 0;
+  let held = () => 0;
+  const activity = { traffic: () => traffic, held: () => held() };
   // With an early agent, the heavy loading waits until the agent has spoken (src/startup/README.md).
-  const gate = loadingGate(early !== undefined);
+  const gate = loadingGate(early !== undefined, activity);
   const dirs = brokerDirs();
-  const starting = await startEngine(policySources(args, dirs), dirs, stderr, { watch: true, after: gate.opened });
+  const starting = await startEngine(policySources(args, dirs), dirs, stderr, { watch: true, after: gate.opened, pause: gate.quiet });
   if (!starting) {
     if (early) signalAgentTree(early.process, 'SIGTERM');
     return 2;
@@ -47,12 +52,9 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const decisionDeps = engineDecisionDeps(() => engine, {
     dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
   });
-  // Chunks either side has sent, and requests held for the engine: the rehearsal gives way to both.
-  let traffic = 0;
-  let held = () => 0;
   const decisionsReady = whenDecisionsReady({
-    engine: starting.ready, grants: gate.opened.then(() => openGrantStore(dirs, audit, stderr)),
-    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: { deps: decisionDeps, traffic: () => traffic, held: () => held() },
+    engine: starting.ready, grants: gate.opened.then(gate.quiet).then(() => openGrantStore(dirs, audit, stderr)),
+    attach: (ready, store) => { engine = ready; grants.attach(store); }, rehearse: { deps: decisionDeps, ...activity },
   });
   let approvals: Awaited<ReturnType<typeof approvalsChannel>>;
   try {

@@ -27,12 +27,17 @@ export function loadShellAnalyzer(): Promise<ShellAnalyzer> {
  * shell analyzer has. `loaded` says whether the policy is valid; the engine is of no use when not.
  */
 export async function assembleEngine(
-  sources: readonly PolicySource[], dirs: BrokerDirs, shell: Promise<ShellAnalyzer>, stderr: (s: string) => void, options: { watch: boolean },
+  sources: readonly PolicySource[], dirs: BrokerDirs, shell: Promise<ShellAnalyzer>, stderr: (s: string) => void,
+  options: { watch: boolean; pause?: () => Promise<void> },
 ): Promise<{ engine: Engine; loaded: { ok: boolean; diagnostics: readonly Diagnostic[] } }> {
+  // `pause` lets the relay's lines go first between the heavy steps (src/startup/deferred-loading.ts).
+  const pause = options.pause ?? (() => Promise.resolve());
   const [analyzer, { PolicyManager }, { TrustFile }] = await Promise.all([
     shell, import('../runtime/policy-manager.js'), import('../runtime/trust-file.js')]);
+  await pause();
   // The parser's first call pays one-time setup; pay it now, not on the agent's first request.
   analyzer.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
+  await pause();
   const policies = new PolicyManager({ sources, shell: analyzer, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch });
   return { engine: { policies, sources, shell: analyzer, dirs }, loaded: policies.load() };
 }

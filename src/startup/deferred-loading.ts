@@ -6,29 +6,70 @@ import { trickOn } from './tricks.js';
 
 /** With an agent spawned early, heavy loading waits for its first output, or this long at most. */
 const AGENT_BOOT_WAIT_MS = 1000;
+/**
+ * Both sides silent this long: the broker has nothing else to do. Longer than a client's turn-around
+ * (an answer read, the next line sent: the cold session's `session/new` → prompt), shorter than a
+ * human's or a model's pause. Checked every QUIET_CHECK_MS, which is also how soon a held request
+ * is noticed.
+ */
+const QUIET_MS = 50;
+const QUIET_CHECK_MS = 2;
+/** What the broker is busy with: chunks either side has sent, and requests held for the engine. */
+export interface Activity {
+  traffic(): number;
+  held(): number;
+}
 
 /**
- * What the heavy loading (the shell parser and layered policy of known-good content, the grants
- * store) waits for. With an agent spawned early: its first output, or AGENT_BOOT_WAIT_MS, so that
- * loading does not compete with the agent's own start-up for the CPU. Without one: nothing.
+ * What the heavy loading (the shell parser, the layered policy, the grants store) waits for, and
+ * yields to between its steps. First, with an agent spawned early, its first output (or
+ * AGENT_BOOT_WAIT_MS), so that loading does not compete with the agent's own start-up for the CPU.
+ * Then, at every step, `quiet()`: the relay has no lines to handle — or a request is held for the
+ * engine, which makes loading the real work.
  */
 export interface LoadingGate {
   readonly opened: Promise<void>;
   /** Open the gate when `child` first writes (or the wait is over); counted from now. */
   openWhenSpoken(child: ChildProcess): void;
+  /** Resolves once the broker has nothing else to do (see above). */
+  quiet(): Promise<void>;
 }
 
-export function loadingGate(earlyAgent: boolean): LoadingGate {
-  if (!earlyAgent || !trickOn('gate')) return { opened: Promise.resolve(), openWhenSpoken: () => {} };
+export function loadingGate(earlyAgent: boolean, activity: Activity): LoadingGate {
+  const quiet = trickOn('yield') ? () => whenQuiet(activity) : () => Promise.resolve();
+  if (!earlyAgent || !trickOn('gate')) return { opened: quiet(), openWhenSpoken: () => {}, quiet };
   let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => { open = resolve; });
+  const spoken = new Promise<void>((resolve) => { open = resolve; });
   return {
-    opened,
+    opened: spoken.then(quiet),
     openWhenSpoken(child) {
       child.stdout?.once('data', () => setImmediate(open));
       setTimeout(open, AGENT_BOOT_WAIT_MS).unref();
     },
+    quiet,
   };
+}
+
+/** Resolves when a request is held for the engine, or once neither side has sent anything for `quietMs`. */
+export function whenQuiet(activity: Activity, quietMs = QUIET_MS): Promise<void> {
+  if (activity.held() > 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = activity.traffic();
+    let since = Date.now();
+    const check = (): void => {
+      const now = Date.now();
+      if (activity.held() > 0) return resolve();
+      const traffic = activity.traffic();
+      if (traffic !== seen) {
+        seen = traffic;
+        since = now;
+      } else if (now - since >= quietMs) {
+        return resolve();
+      }
+      setTimeout(check, QUIET_CHECK_MS);
+    };
+    setTimeout(check, QUIET_CHECK_MS);
+  });
 }
 
 /**

@@ -16,7 +16,8 @@ export interface StartingEngine {
  * the layered policy then finish loading in the background while the agent boots.
  */
 export async function startEngine(
-  sources: readonly PolicySource[], dirs: BrokerDirs, stderr: (s: string) => void, options: { watch?: boolean; after?: Promise<void> } = {},
+  sources: readonly PolicySource[], dirs: BrokerDirs, stderr: (s: string) => void,
+  options: { watch?: boolean; after?: Promise<void>; pause?: () => Promise<void> } = {},
 ): Promise<StartingEngine | undefined> {
   const read = readPolicySources(sources);
   const texts = read.texts.map((t) => t.text);
@@ -37,9 +38,12 @@ export async function startEngine(
     checked.remember(texts);
   }
   const ready = (async (): Promise<Engine> => {
-    // Known-good content: nothing heavy loads before `after` (the agent's boot needs the CPU).
-    if (known && options.after) await options.after;
-    const { engine, loaded } = await assembleEngine(sources, dirs, shellLoading, stderr, { watch: options.watch ?? false });
+    // Nothing heavy loads before `after` (the agent's boot and the relay's lines need the CPU), and
+    // the relay goes first between the steps (`pause`).
+    if (options.after) await options.after;
+    const { engine, loaded } = await assembleEngine(sources, dirs, shellLoading, stderr, {
+      watch: options.watch ?? false, ...(options.pause ? { pause: options.pause } : {}),
+    });
     if (!loaded.ok) {
       // The files changed since they were checked: report, and let decisions fail closed.
       for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
