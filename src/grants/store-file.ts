@@ -1,16 +1,31 @@
 /**
- * `<dir>/grants.json` itself: `{ "version": 1, "grants": [...] }`, read and written through `conf`
- * (atomic temp-file + fsync + rename writes, file mode 0600), its identity on disk for caching, and
- * moving a corrupt one aside. No locking and no reporting: file-store.ts decides when each is done.
+ * `<dir>/grants.json` itself: `{ "version": 1, "grants": [...] }`, read directly and written through
+ * `conf` (atomic temp-file + fsync + rename writes, file mode 0600), its identity on disk for
+ * caching, and moving a corrupt one aside. No locking and no reporting: file-store.ts decides when
+ * each is done.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import type { Grant } from './grant.js';
 import { errorCode } from './lock.js';
 import { checkGrantsFile, GRANTS_FILE_VERSION, type GrantsFile } from './shape.js';
 
 const GRANTS_FILE_NAME = 'grants.json';
+
+/**
+ * conf is loaded on the first write, synchronously (Node ≥ 20.19 requires an ES module in place).
+ * Reading the store is on the first decision's path and writing is rare (a human's "always"), and
+ * conf with its dependencies costs more to load than the rest of the store (bench/RESULTS.md,
+ * issue 14).
+ */
+const requireFromHere = createRequire(import.meta.url);
+let confClass: typeof Conf | undefined;
+function loadConf(): typeof Conf {
+  confClass ??= (requireFromHere('conf') as { default: typeof Conf }).default;
+  return confClass;
+}
 
 export type ReadResult =
   | { readonly kind: 'ok'; readonly grants: readonly Grant[] }
@@ -42,17 +57,16 @@ export class StoreFile {
   /** The grants on disk, deep-frozen; never throws. */
   read(): ReadResult {
     try {
-      if (!fs.existsSync(this.path)) return { kind: 'missing' };
-      // conf reads and deserializes the whole file on every `store` access.
-      const data: Partial<GrantsFile> = this.#openConf().store;
-      // conf answers a file deleted since existsSync() with `{}` without deserializing it.
-      if (data.grants === undefined) return { kind: 'missing' };
+      // The whole file, as conf would read it (its deserializer is parseGrantsText too).
+      const data = parseGrantsText(fs.readFileSync(this.path, 'utf8'));
       return { kind: 'ok', grants: deepFreeze(data.grants) };
     } catch (error) {
       if (error instanceof StoreFormatError) {
         return error.newerVersion === undefined ? { kind: 'corrupt', reason: error.message } : { kind: 'newer', reason: error.message };
       }
-      if (errorCode(error) === 'ENOENT') return { kind: 'missing' };
+      // As existsSync would say: nothing there (ENOTDIR: a file where a directory of the path should be).
+      const code = errorCode(error);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
       return { kind: 'io', error };
     }
   }
@@ -90,7 +104,8 @@ export class StoreFile {
 
   #openConf(): Conf<GrantsFile> {
     // Constructed lazily: conf reads (and validates) the file in its constructor.
-    this.#conf ??= new Conf<GrantsFile>({
+    const ConfClass = loadConf();
+    this.#conf ??= new ConfClass<GrantsFile>({
       cwd: this.dir,
       configName: 'grants',
       fileExtension: 'json',
