@@ -6,7 +6,7 @@ import { compilePolicy } from '../engine/pipeline.js';
 import { assembleEngine, loadShellAnalyzer } from '../engine/engine.js';
 import { readPolicyFile, type PolicySource } from '../engine/read-policy.js';
 import { brokerDirs, packagePath, type BrokerDirs } from '../platform/dirs.js';
-import { formatDiagnostic } from '../policy/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
 import { PROJECT_POLICY_PATH, trustStatus, type TrustStatus } from '../policy/trust.js';
 import { nonInteractiveFallback, type PolicySet } from '../policy/types.js';
 import { TrustFile } from '../runtime/trust-file.js';
@@ -23,7 +23,8 @@ interface LayerEntry {
   /** in-force: loaded as a layer; absent: looked for, not there; not-a-layer: the bundled default beside a user policy. */
   readonly state: 'in-force' | 'absent' | 'not-a-layer';
   readonly rules: number | null;
-  readonly problems: readonly string[];
+  /** Its errors (warnings are `validate`'s). */
+  readonly problems: readonly Diagnostic[];
   /** Project layer only. */
   readonly trust?: TrustStatus;
   readonly ignoredAllowRules?: readonly string[];
@@ -78,9 +79,9 @@ function describeLayers(args: ParsedArgs, dirs: BrokerDirs, sources: readonly Po
 /** A file through the same read and compile stages as a run; a broken file is a problem, never a crash. */
 function fileEntry(layer: LayerEntry['layer'], file: string, shell: ShellAnalyzer, text?: string): LayerEntry {
   const read = text === undefined ? readPolicyFile(file) : { text };
-  if ('diagnostic' in read) return { layer, file, state: 'in-force', rules: null, problems: [formatDiagnostic(read.diagnostic)] };
+  if ('diagnostic' in read) return { layer, file, state: 'in-force', rules: null, problems: [read.diagnostic] };
   const compiled = compilePolicy({ source: { file, layer: layer === 'bundled' ? 'user' : layer }, text: read.text }, shell);
-  const problems = compiled.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic);
+  const problems = compiled.diagnostics.filter((d) => d.severity === 'error');
   return { layer, file, state: 'in-force', rules: compiled.policy?.rules.length ?? null, problems };
 }
 
@@ -124,7 +125,7 @@ function render(cwd: string, layers: readonly LayerEntry[], effective: Effective
   const lines = [`workspace: ${cwd}`, 'layers (for every part of a call the strictest answer wins):'];
   for (const entry of layers) {
     lines.push(`  ${entry.layer.padEnd(8)} ${entry.file}: ${describeState(entry)}`);
-    for (const problem of entry.problems) lines.push(...problem.split('\n').map((l) => `      ${l}`));
+    for (const problem of entry.problems) lines.push(...formatDiagnostic(problem).split('\n').map((l) => `      ${l}`));
   }
   if (effective === null) {
     lines.push('effective: none — the policy does not load, so `acp-broker run` would not start an agent');
