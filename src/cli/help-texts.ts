@@ -1,3 +1,4 @@
+import { EXEC_EXIT } from '../exec/events.js';
 import type { SUBCOMMANDS } from './args.js';
 
 /** What an option's value is: completion offers files, directories or the listed words for it. */
@@ -73,7 +74,10 @@ export const COMMAND_HELP: Readonly<Record<Subcommand, CommandHelp>> = {
       'acp-broker exec --policy policies/ci-strict.yaml --prompt "Make npm test pass" -- claude-code-acp',
       'echo "fix the lint errors" | acp-broker exec --prompt - --output-format json -- codex-acp',
     ],
-    exitCodes: '0 the turn ended normally; 1 the turn failed; 2 usage or an invalid policy; 4 denied (with --fail-on-deny); 124 timed out (--max-duration); 127 the agent could not start',
+    exitCodes: [
+      `${EXEC_EXIT.success} the turn ended normally`, `${EXEC_EXIT.turnFailed} the turn failed`, `${EXEC_EXIT.usage} usage or an invalid policy`,
+      `${EXEC_EXIT.denied} denied (with --fail-on-deny)`, `${EXEC_EXIT.timedOut} timed out (--max-duration)`, `${EXEC_EXIT.agentCannotStart} the agent could not start`,
+    ].join('; '),
   },
   check: {
     summary: 'decide a command, a path or a request offline, and explain why',
