@@ -131,6 +131,27 @@ describe('completion', () => {
     expect(r.stdout).toBe('_acp_broker\n');
   });
 
+  it('zsh: completing in a real interactive zsh (zpty) fills in subcommands, options and actions', () => {
+    const file = join(home, '_acp-broker.zsh');
+    writeFileSync(file, cli(['completion', 'zsh']).stdout);
+    const driver = join(home, 'drive.zsh');
+    // Each line is typed with a TAB, then run: a stub acp-broker prints the words it got.
+    const typed = ['acp-broker che', 'acp-broker check --ki', 'acp-broker grants re', 'acp-broker policy '];
+    writeFileSync(driver, [
+      'zmodload zsh/zpty',
+      "zpty -b z 'zsh -f -i'",
+      `zpty -w z 'PS1=""; autoload -Uz compinit; compinit -u -d ${home}/zcd-pty; source ${file}; setopt nobeep; acp-broker() { print -r -- "ARGS<$*>"; }'`,
+      ...typed.flatMap((line) => [`zpty -w -n z $'${line}\\t'`, 'sleep 1', "zpty -w -n z $'\\n'"]),
+      'sleep 1',
+      'all=""',
+      'while zpty -r -t z chunk; do all+=$chunk; done',
+      'zpty -d z',
+      'print -r -- "$all"',
+    ].join('\n'));
+    const out = spawnSync('zsh', ['-f', driver], { encoding: 'utf8', timeout: 30_000 }).stdout.replace(/\r/g, '');
+    expect([...out.matchAll(/ARGS<([^>$]*)>/g)].map((m) => m[1])).toEqual(['check', 'check --kind', 'grants revoke', 'policy show']);
+  }, 40_000);
+
   const fish = spawnSync('sh', ['-c', 'command -v fish']).status === 0;
   it.skipIf(!fish)('fish: the script is valid fish (fish is not installed here: skipped)', () => {
     const file = join(home, 'acp-broker.fish');
