@@ -12,12 +12,14 @@ export interface ParsedArgs {
 }
 
 /** Options that take a value; everything else starting with `--` is a flag. */
-const VALUE_OPTIONS = new Set([
+export const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
-  '--approvals',
+  '--approvals', '--kind', '--path', '--url', '--agent',
 ]);
-const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print']);
-export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'help'] as const;
+export const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print', '--force']);
+export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'init', 'policy', 'completion', 'help'] as const;
+/** Value options whose value a command lets the user leave out (`init --project` means this directory): then ''. */
+const OPTIONAL_VALUES: Readonly<Record<string, readonly string[]>> = { init: ['--project'] };
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const separator = argv.indexOf('--');
@@ -34,13 +36,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
     if (VALUE_OPTIONS.has(name)) {
-      const value = eq !== -1 && arg.startsWith('--') ? arg.slice(eq + 1) : head[++i];
+      const optional = OPTIONAL_VALUES[command]?.includes(name) === true && eq === -1 && (head[i + 1] === undefined || head[i + 1]!.startsWith('-'));
+      const value = optional ? '' : eq !== -1 && arg.startsWith('--') ? arg.slice(eq + 1) : head[++i];
       if (value === undefined) throw new BrokerError('usage', `${name} needs a value`);
       options.set(name, [...(options.get(name) ?? []), value]);
     } else if (FLAGS.has(arg)) {
       flags.add(arg);
     } else if (arg === '-h') {
       flags.add('--help');
+    } else if (arg === '-V') {
+      flags.add('--version');
     } else if (arg.startsWith('-') && arg !== '-') {
       throw new BrokerError('usage', `unknown option ${arg}`);
     } else {
@@ -56,33 +61,3 @@ export function single(args: ParsedArgs, name: string): string | undefined {
   return values?.[0];
 }
 
-export const USAGE = `acp-broker — decides what AI coding agents may do (Agent Client Protocol middleware)
-
-Usage:
-  acp-broker [run] [options] -- AGENT_COMMAND [ARGS...]     wrap an agent (what the editor launches)
-  acp-broker exec [options] (--prompt TEXT | --prompt-file FILE) [--cwd DIR] -- AGENT_COMMAND [ARGS...]
-  acp-broker check [--policy FILE]... [--cwd DIR] [--json] REQUEST.json|-
-  acp-broker validate [FILE...]      every problem as file:line:column; exit 1 on an error
-  acp-broker test [FILE...]          run every rule's examples; exit 1 on a failure
-  acp-broker trust [DIR]             trust DIR/.acp-broker/policy.yaml as it is now
-  acp-broker grants list [--json] | revoke ID | clear [--project DIR]
-  acp-broker daemon [--port N] [--no-desktop] [--no-web]   approvals daemon (notifications, web inbox)
-  acp-broker daemon status | stop
-  acp-broker approvals [list [--json] | allow ID [--always] | deny ID [--always]]   answer from a terminal
-  acp-broker inbox [--print]                               open the daemon's web inbox (or print its address)
-
-Options for run and exec:
-  --policy FILE           policy file (repeatable); default: the user policy, else the bundled default
-  --managed-policy FILE   managed policy layer (repeatable); users cannot loosen it
-  --non-interactive       nobody can answer: 'ask' becomes the policy's non_interactive fallback (exec implies it)
-  --audit FILE            append decision events as JSONL (default: <state dir>/audit.jsonl)
-  --timeout SECONDS       an escalated request unanswered this long gets the non_interactive fallback
-                          (run: no limit by default; exec with the approvals daemon: 300)
-  --approvals MODE        auto (default): also offer escalations to the approvals daemon when it runs;
-                          daemon: require it; off: never use it
-
-Environment:
-  ACP_BROKER_HOME         one directory for config, grants and audit
-
-Exit codes: run: the agent's code (127: it cannot start); exec: 0 turn ended normally, 1 not, 127 agent
-cannot start; check: 0 allow, 1 deny, 3 ask; test, validate: 0/1; every command: 2 for a mistake.`;

@@ -13,24 +13,30 @@ import { brokerDirs } from '../platform/dirs.js';
 import { describeFsError } from '../platform/fs-errors.js';
 import { diskFileExists } from '../platform/file-exists.js';
 import { single, type ParsedArgs } from './args.js';
+import { buildRequest, parseCheckAgent, shellLineOf, type CheckAction } from './check-request.js';
 import { policySources } from './policy-sources.js';
 
 /**
- * `acp-broker check REQUEST.json|-`: decide one permission request offline and explain why.
- * Exit 0 allow, 1 deny, 3 ask (a script can gate on it), 2 for bad input or policy.
+ * `acp-broker check -- CMD`, `check --kind K --path P`, `check REQUEST.json|-`: decide one
+ * permission request offline and explain why. Exit 0 allow, 1 deny, 3 ask (a script can gate on
+ * it), 2 for bad input or policy.
  */
 export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) => void; stderr: (s: string) => void }): Promise<number> {
-  const source = args.positionals[0];
-  if (source === undefined || args.positionals.length > 1) throw new BrokerError('usage', 'check takes one REQUEST.json (or - for stdin)');
-  const params = readRequest(source);
   const dirs = brokerDirs();
+  const action = actionOf(args);
+  const agent = parseCheckAgent(single(args, '--agent'));
+  if (action === undefined && agent !== undefined) throw new BrokerError('usage', '--agent builds the request from -- COMMAND or --kind/--path; a REQUEST.json is already in its agent\'s shape');
+  const explicitCwd = single(args, '--cwd');
+  const cwdOf = (toolCall?: Record<string, unknown>) => resolve(explicitCwd ?? (toolCall && inferCwd(toolCall)) ?? process.cwd());
+  const built = action && buildRequest(action, agent, cwdOf(), dirs.home);
+  const params = built ?? readRequest(requestSource(args));
   const engine = await loadEngine(policySources(args, dirs), dirs, io.stderr);
   if (!engine) return 2;
-  const cwd = resolve(single(args, '--cwd') ?? inferCwd(params.toolCall) ?? process.cwd());
+  const cwd = cwdOf(built ? undefined : params.toolCall);
   const policy = engine.policies.forWorkspace(cwd);
   // From the policy alone: remembered grants are not consulted.
   const { facts, evaluation } = decide(mergeToolCall(undefined, params.toolCall), {
-    policy, workspace: cwd, home: engine.dirs.home, agent: undefined, shell: engine.shell,
+    policy, workspace: cwd, home: engine.dirs.home, agent: built?.agentName, shell: engine.shell,
     canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(),
   });
   const options = (Array.isArray(params.options) ? params.options : []).filter(isPermissionOption);
@@ -51,6 +57,50 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
 }
 
 const CHECK_EXIT_CODES = { allow: 0, deny: 1, ask: 3 } as const;
+
+const PATH_KINDS = ['read', 'edit', 'delete', 'move'] as const;
+
+/** What `-- COMMAND` or `--kind`/`--path`/`--url` ask about; undefined for the REQUEST.json form. */
+function actionOf(args: ParsedArgs): CheckAction | undefined {
+  const kind = single(args, '--kind');
+  const paths = args.options.get('--path') ?? [];
+  const url = single(args, '--url');
+  const command = args.agent;
+  if ((command.length > 0 || kind !== undefined || paths.length > 0 || url !== undefined) && args.positionals.length > 0) {
+    throw new BrokerError('usage', `check takes either a request file or -- COMMAND / --kind, not both (got \`${args.positionals[0]}\`)`);
+  }
+  if (command.length > 0) {
+    if (kind !== undefined && kind !== 'execute') throw new BrokerError('usage', `a command after -- is an execute call; --kind ${kind} takes --path${kind === 'fetch' ? ' (--url for fetch)' : ''} instead`);
+    if (paths.length > 0 || url !== undefined) throw new BrokerError('usage', `--path and --url describe a file or fetch call, not the command after --`);
+    if (command.every((word) => word.trim() === '')) throw new BrokerError('usage', 'the command after -- is empty');
+    return { kind: 'execute', line: shellLineOf(command) };
+  }
+  if (kind === undefined) {
+    if (paths.length > 0 || url !== undefined) throw new BrokerError('usage', `--path and --url need --kind (${[...PATH_KINDS, 'fetch'].join(', ')})`);
+    return undefined;
+  }
+  if (kind === 'execute') throw new BrokerError('usage', '--kind execute takes the command after --: check -- COMMAND [ARGS...]');
+  if (kind === 'fetch') {
+    if (url === undefined || paths.length > 0) throw new BrokerError('usage', '--kind fetch takes one --url URL (and no --path)');
+    return { kind: 'fetch', url };
+  }
+  if (!(PATH_KINDS as readonly string[]).includes(kind)) throw new BrokerError('usage', `--kind takes execute, ${[...PATH_KINDS, 'fetch'].join(', ')}, not \`${kind}\``);
+  if (url !== undefined) throw new BrokerError('usage', `--url is for --kind fetch; --kind ${kind} takes --path`);
+  if (paths.length === 0 || paths.some((p) => p === '')) throw new BrokerError('usage', `--kind ${kind} needs --path PATH`);
+  if (kind === 'move') {
+    if (paths.length !== 2) throw new BrokerError('usage', '--kind move takes two --path: the source, then the destination');
+    return { kind: 'move', from: paths[0]!, to: paths[1]! };
+  }
+  return { kind: kind as 'read' | 'edit' | 'delete', paths };
+}
+
+function requestSource(args: ParsedArgs): string {
+  const source = args.positionals[0];
+  if (source === undefined || args.positionals.length > 1) {
+    throw new BrokerError('usage', 'check takes -- COMMAND, --kind KIND --path PATH, or one REQUEST.json (- for stdin)');
+  }
+  return source;
+}
 
 /** The params of a `session/request_permission` from a file or stdin: the whole message or its params. */
 function readRequest(source: string): { toolCall: Record<string, unknown>; options?: unknown } {

@@ -7,7 +7,7 @@ import type { ParsedArgs } from './args.js';
 // Deliberately light (no YAML, no parser): `run` resolves its policy files before anything heavy loads.
 
 /** Where an administrator installs the managed layer on each platform. */
-function systemManagedPolicy(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+export function systemManagedPolicy(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
   switch (platform) {
     case 'darwin': return '/Library/Application Support/acp-broker/policy.yaml';
     case 'win32': return join(env.ProgramData ?? 'C:\\ProgramData', 'acp-broker', 'policy.yaml');

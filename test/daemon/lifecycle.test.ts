@@ -168,12 +168,12 @@ describe('the approvals daemon process', () => {
     channel.close();
   });
 
-  it('rejects a bad --port with a one-line usage error', async () => {
+  it('rejects a bad --port with a one-line usage error and the synopsis', async () => {
     const run = spawn(process.execPath, [CLI, 'daemon', '--port', '99999'], { env: { ...process.env, ACP_BROKER_HOME: tempDir() } });
     let err = '';
     run.stderr.on('data', (c: Buffer) => { err += c.toString(); });
     const code = await new Promise((r) => run.on('close', r));
     expect(code).toBe(2);
-    expect(err).toBe('acp-broker: --port takes a port number (0-65535), not `99999` (acp-broker --help shows the usage)\n');
+    expect(err).toBe('acp-broker: --port takes a port number (0-65535), not `99999`\nusage: acp-broker daemon [--port N] [--no-desktop] [--no-web]\n       acp-broker daemon status | stop\n(`acp-broker help daemon` shows its options and examples)\n');
   });
 });

@@ -50,8 +50,8 @@ const RUN_ELSEWHERE: readonly { readonly pattern: RegExp; readonly coveredBy: st
 ];
 
 function runnable(code: string): string {
-  // One command may span lines with `\`; `acp-broker ` at a line start is the built CLI.
-  return code.replace(/^acp-broker /gm, `node ${join(ROOT, 'dist', 'bin', 'acp-broker.js')} `);
+  // One command may span lines with `\`; `acp-broker ` at a line start (indented inside a loop too) is the built CLI.
+  return code.replace(/^(\s*)acp-broker /gm, `$1node ${join(ROOT, 'dist', 'bin', 'acp-broker.js')} `);
 }
 
 describe('the README\'s examples', () => {

@@ -30,8 +30,14 @@ function cli(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv;
 
 function expectOneLine(result: { code: number | null; stderr: string }, text: string | RegExp): void {
   expect(result.code).toBe(2);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(result.stderr).toMatch(text);
+  const [first, ...rest] = result.stderr.trim().split('\n');
+  expect(first).toMatch(text);
+  // A usage mistake is followed by its command's synopsis (src/cli/help.ts), and nothing else.
+  if (rest.length > 0) {
+    expect(rest[0]).toMatch(/^usage: acp-broker /);
+    expect(rest.slice(1, -1).every((line) => line.startsWith('       acp-broker '))).toBe(true);
+    expect(rest.at(-1)).toMatch(/^\(`acp-broker help \w+` shows its options and examples\)$/);
+  }
   expect(result.stderr).not.toMatch(/\n\s+at |TypeError|ReferenceError/);
 }
 

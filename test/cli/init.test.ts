@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { POLICY_SCHEMA_REF, starterPolicy } from '../../src/cli/starter-policy.js';
+import { loadPolicyText } from '../../src/policy/load.js';
+import { CLI, tempDir } from '../helpers/cli.js';
+
+function cli(args: string[], home: string, cwd?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, env: { ...process.env, ACP_BROKER_HOME: home } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Whether this branch's loader reads `extends` (the policy side of issue 17 adds it). */
+const extendsSupported = loadPolicyText('version: 1\nextends: [default]\nrules: []\n', 'probe.yaml', 'user').diagnostics.length === 0;
+
+/** The starter with its commented rules switched on. */
+function uncommented(text: string): string {
+  const lines = text.split('\n');
+  const start = lines.indexOf('# rules:');
+  return [...lines.slice(0, start), ...lines.slice(start).map((l) => l.replace(/^# ?/, ''))].join('\n');
+}
+
+describe('acp-broker init', () => {
+  it('writes the starter user policy and says what to do next', () => {
+    const home = tempDir('acp-broker-init-');
+    const file = join(home, 'policy.yaml');
+    expect(cli(['init'], home)).toEqual({
+      code: 0, stderr: '',
+      stdout: `wrote ${file} (user policy; extends the bundled default)\nNext: uncomment the rules you want, then try one: acp-broker check -- npm test\n`,
+    });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toBe(starterPolicy('user'));
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${POLICY_SCHEMA_REF}`);
+    expect(text).toMatch(/\nversion: 1\nextends: \[default\]\n/);
+  });
+
+  it('never overwrites without --force; --force does', () => {
+    const home = tempDir('acp-broker-init-');
+    const file = join(home, 'policy.yaml');
+    writeFileSync(file, 'mine\n');
+    expect(cli(['init'], home)).toEqual({ code: 1, stdout: '', stderr: `acp-broker: ${file} already exists; nothing was written (--force replaces it)\n` });
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+    expect(cli(['init', '--force'], home).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(starterPolicy('user'));
+  });
+
+  it('--project DIR writes DIR/.acp-broker/policy.yaml and names `acp-broker trust DIR`; --project alone means here', () => {
+    const home = tempDir('acp-broker-init-');
+    const project = tempDir('acp-broker-init-project-');
+    const file = join(project, '.acp-broker', 'policy.yaml');
+    expect(cli(['init', '--project', project], home)).toEqual({
+      code: 0, stderr: '',
+      stdout: `wrote ${file} (project policy; extends the bundled default)\nNext: review it, then trust it so its allow rules count: acp-broker trust ${project}\nTry a command against it: acp-broker check --cwd ${project} -- npm test\n`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe(starterPolicy('project'));
+    expect(existsSync(join(home, 'policy.yaml'))).toBe(false);
+    const here = tempDir('acp-broker-init-here-');
+    expect(cli(['init', '--project', '--force'], home, here).code).toBe(0);
+    expect(readFileSync(join(here, '.acp-broker', 'policy.yaml'), 'utf8')).toBe(starterPolicy('project'));
+  });
+
+  it('mistakes: a --project that is no directory, a stray argument (exit 2, nothing written)', () => {
+    const home = tempDir('acp-broker-init-');
+    const missing = join(home, 'no-such-dir');
+    const r = cli(['init', '--project', missing], home);
+    expect([r.code, r.stderr]).toEqual([2, `acp-broker: --project ${missing}: not an existing directory\n`]);
+    expect(existsSync(missing)).toBe(false);
+    const stray = cli(['init', 'here'], home);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr.split('\n')[0]).toBe('acp-broker: init takes no argument (got `here`); a project directory goes after --project');
+    expect(existsSync(join(home, 'policy.yaml'))).toBe(false);
+  });
+
+  it('the commented rules are valid and their examples hold once uncommented (checked without `extends`)', () => {
+    const dir = tempDir('acp-broker-init-rules-');
+    const file = join(dir, 'rules.yaml');
+    writeFileSync(file, uncommented(starterPolicy('user')).replace('extends: [default]\n', ''));
+    expect(cli(['validate', file], dir)).toMatchObject({ code: 0, stdout: '' });
+    expect(cli(['test', file], dir)).toMatchObject({ code: 0, stdout: '5 passed, 0 failed\n' });
+  });
+
+  it.skipIf(!extendsSupported)('the starter, as written and uncommented, loads with `extends` (needs the policy side of issue 17)', () => {
+    const home = tempDir('acp-broker-init-');
+    mkdirSync(home, { recursive: true });
+    expect(cli(['init'], home).code).toBe(0);
+    expect(cli(['validate'], home).code).toBe(0);
+    writeFileSync(join(home, 'policy.yaml'), uncommented(starterPolicy('user')));
+    expect(cli(['validate'], home).code).toBe(0);
+    expect(cli(['check', '--', 'pytest', '-q'], home).code).toBe(0);
+    // The bundled default still denies through the user policy.
+    expect(cli(['check', '--', 'git', 'push', '--force', 'origin', 'main'], home).code).toBe(1);
+  });
+});
