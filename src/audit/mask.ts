@@ -16,8 +16,40 @@ const MAX_ITEMS = 100;
 
 /** `text` with every secret masked, cut to `limit` characters. */
 export function maskText(text: string, limit = MAX_STRING): string {
-  const out = ANY_KEYWORD.test(text) ? maskWith(text, true) : text;
+  const out = maskedWhole(text);
   return out.length > limit ? `${out.slice(0, limit)}… (${out.length - limit} more characters)` : out;
+}
+
+/**
+ * One event holds the same agent strings several times (the title, the command, the input, the
+ * items), and a session's events repeat them: the last results are kept. Bounded: cleared when full.
+ */
+const recentlyMasked = new Map<string, string>();
+const RECENT_MAX = 256;
+/** Longer strings are not kept: comparing them as keys costs what masking them does. */
+const RECENT_MAX_LENGTH = 512;
+
+/** Off only inside `withoutMaskCaches` (the slow path the caches are tested against). */
+let caching = true;
+
+/** `work` with both caches bypassed: the reference the property tests hold the caches to. */
+export function withoutMaskCaches<T>(work: () => T): T {
+  caching = false;
+  try {
+    return work();
+  } finally {
+    caching = true;
+  }
+}
+
+function maskedWhole(text: string): string {
+  if (!caching || text.length > RECENT_MAX_LENGTH) return ANY_KEYWORD.test(text) ? maskWith(text, true) : text;
+  const known = recentlyMasked.get(text);
+  if (known !== undefined) return known;
+  const out = ANY_KEYWORD.test(text) ? maskWith(text, true) : text;
+  if (recentlyMasked.size >= RECENT_MAX) recentlyMasked.clear();
+  recentlyMasked.set(text, out);
+  return out;
 }
 
 /** Every rule applied, keywords ignored (exported so tests can hold the keyword gate to it). */
@@ -65,16 +97,18 @@ export function maskValue(value: unknown, depth = 0, limit = MAX_STRING): unknow
   const record = value as Record<string, unknown>;
   const pairName = namedPairName(record);
   let out: Record<string, unknown> | undefined;
-  const entries = Object.entries(record);
-  for (let i = 0; i < entries.length; i++) {
-    const [key, v] = entries[i]!;
+  // Keys, not entries: no [key, value] array per property on the audit path.
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const v = record[key];
     const masked = key === 'value' && pairName !== undefined && isSensitiveName(pairName) && v !== null && v !== undefined
       ? MASK
       : maskEntry(key, v, depth, limit);
     if (masked === v && out === undefined) continue;
     if (out === undefined) {
       out = {};
-      for (let j = 0; j < i; j++) defineEntry(out, entries[j]![0], entries[j]![1]);
+      for (let j = 0; j < i; j++) defineEntry(out, keys[j]!, record[keys[j]!]);
     }
     defineEntry(out, key, masked);
   }
@@ -83,10 +117,25 @@ export function maskValue(value: unknown, depth = 0, limit = MAX_STRING): unknow
 
 function maskEntry(key: string, value: unknown, depth: number, limit: number): unknown {
   if (value === null || value === undefined || typeof value === 'boolean') return value;
-  if (SENSITIVE_KEY.test(key)) return MASK;
+  const kind = keyKind(key);
+  if (kind === KeyKind.sensitive) return MASK;
   if (key === 'input' && depth === 0) return maskValue(value, 1, MAX_STRING);
-  if (typeof value === 'string' && POSSIBLY_SENSITIVE_KEY.test(key) && looksRandom(value)) return MASK;
+  if (typeof value === 'string' && kind === KeyKind.possiblySensitive && looksRandom(value)) return MASK;
   return maskValue(value, depth + 1, limit);
+}
+
+const enum KeyKind { plain, possiblySensitive, sensitive }
+/** Keys repeat (every event has the same few dozen): each is classified once. Bounded. */
+const keyKinds = new Map<string, KeyKind>();
+const KEY_KINDS_MAX = 4096;
+
+function keyKind(key: string): KeyKind {
+  let kind = caching ? keyKinds.get(key) : undefined;
+  if (kind === undefined) {
+    kind = SENSITIVE_KEY.test(key) ? KeyKind.sensitive : POSSIBLY_SENSITIVE_KEY.test(key) ? KeyKind.possiblySensitive : KeyKind.plain;
+    if (keyKinds.size < KEY_KINDS_MAX) keyKinds.set(key, kind);
+  }
+  return kind;
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maskEveryPattern, maskText, maskValue } from '../../src/audit/mask.js';
+import { maskEveryPattern, maskText, maskValue, withoutMaskCaches } from '../../src/audit/mask.js';
 
 // Fragments of every secret shape, in mixed case, so random strings often come close to one.
 const FRAGMENTS = ['sk-', 'pk-', 'rk-', 'ghp_', 'gho_', 'github_pat_', 'AKIA', 'AIza', 'xoxb-', '-----BEGIN ', 'RSA ', 'PRIVATE KEY-----',
@@ -21,6 +21,23 @@ describe('audit masking', () => {
       expect(text.length).toBeLessThan(2000); // below the length at which maskText also truncates
       expect(maskText(text)).toBe(maskEveryPattern(text));
     }), { numRuns: 20_000 });
+  });
+});
+
+describe('the masking caches (recent strings, key kinds) are a fast path of the same function', () => {
+  // Few distinct strings and keys, so values and keys repeat within an object and across runs.
+  const text = fc.array(fc.constantFrom(...FRAGMENTS, 'npm test', 'git status'), { maxLength: 4 }).map((parts) => parts.join(''));
+  const key = fc.constantFrom('command', 'title', 'token', 'apiKey', 'name', 'value', 'key', 'session_key', 'sig', 'input', 'items', 'env', 'note');
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.constant(null), fc.boolean(),
+      fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+  })).node;
+
+  it('gives what the uncached path gives, for any value, however warm the caches are', () => {
+    fc.assert(fc.property(fc.array(value, { minLength: 1, maxLength: 6 }), (values) => {
+      for (const v of values) expect(maskValue(v)).toEqual(withoutMaskCaches(() => maskValue(v)));
+      for (const v of values) expect(maskValue({ input: v, title: v })).toEqual(withoutMaskCaches(() => maskValue({ input: v, title: v })));
+    }), { numRuns: 3_000 });
   });
 });
 
