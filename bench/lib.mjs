@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..');
-export const CLI = join(ROOT, 'dist', 'bin', 'acp-broker.js');
+/** The CLI under test; ACP_BENCH_CLI measures another build (e.g. a checkout of an earlier commit) with the same bench. */
+export const CLI = process.env.ACP_BENCH_CLI ?? join(ROOT, 'dist', 'bin', 'acp-broker.js');
 export const AGENTS = join(ROOT, 'bench', 'agents');
 
 export function median(values) {
