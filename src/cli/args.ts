@@ -14,9 +14,9 @@ export interface ParsedArgs {
 /** Options that take a value; everything else starting with `--` is a flag. */
 const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
-  '--approvals',
+  '--approvals', '--output-format', '--report',
 ]);
-const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print']);
+const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print', '--fail-on-deny']);
 export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'help'] as const;
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
