@@ -38,6 +38,7 @@ export class TextRenderer {
   private statusShown = false;
   private stdoutAtLineStart = true;
   private current: string | undefined;
+  private done = false;
 
   constructor(private readonly io: OutputIO, private readonly tally: RunTally, private readonly quiet: boolean) {
     this.style = colourWanted(io) ? COLOUR : PLAIN;
@@ -91,10 +92,11 @@ export class TextRenderer {
   /** The end: the status line cleared, the reply ended with a newline, the counts as one plain line. */
   finish(durationMs: number): void {
     this.clearStatus();
+    this.done = true;
     if (!this.stdoutAtLineStart) this.io.stdout('\n');
     this.stdoutAtLineStart = true;
     const c = countsOf(this.tally);
-    this.log(`acp-broker: ${c.toolCalls} tool calls, ${c.allowed} allowed, ${c.denied} denied, ${c.fellBack} fell back, ${(durationMs / 1000).toFixed(1)}s`);
+    this.log(`acp-broker: tool calls ${c.toolCalls}, allowed ${c.allowed}, denied ${c.denied}, fell back ${c.fellBack}, ${(durationMs / 1000).toFixed(1)}s`);
   }
 
   private log(line: string, always = false): void {
@@ -121,7 +123,7 @@ export class TextRenderer {
   }
 
   private drawStatus(): void {
-    if (!this.io.stderrIsTTY || this.quiet) return;
+    if (!this.io.stderrIsTTY || this.quiet || this.done) return;
     // Drawn only where it cannot land inside the agent's half-written line on the same terminal.
     if (this.io.stdoutIsTTY && !this.stdoutAtLineStart) return;
     this.io.stderr(this.statusLine());
@@ -131,10 +133,10 @@ export class TextRenderer {
   private statusLine(): string {
     const c = countsOf(this.tally);
     const refused = c.denied + c.fellBack;
-    const counts = `acp-broker ▸ ${c.toolCalls} tool calls · ${c.allowed} allowed · ${refused} denied · ${formatElapsed(this.io.now() - this.startedAt)}`;
+    const counts = `acp-broker ▸ tool calls ${c.toolCalls} · allowed ${c.allowed} · denied ${refused} · ${formatElapsed(this.io.now() - this.startedAt)}`;
     const current = this.current === undefined ? '' : ` · ${oneLine(this.current)}`;
     const line = `${counts}${current}`;
     const cut = [...line].length > STATUS_WIDTH ? `${[...line].slice(0, STATUS_WIDTH - 1).join('')}…` : line;
-    return refused > 0 ? cut.replace(`${refused} denied`, this.style.verdict('deny', `${refused} denied`)) : cut;
+    return refused > 0 ? cut.replace(`denied ${refused}`, this.style.verdict('deny', `denied ${refused}`)) : cut;
   }
 }
