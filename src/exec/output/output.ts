@@ -42,7 +42,7 @@ export interface OutputDeps extends OutputIO {
 /**
  * Every consumer of a run's events: the text or JSON stream, the Markdown report (file and GitHub
  * step summary), GitHub annotations and the final exit code. A report file that cannot be written is
- * a usage error here, before the agent starts.
+ * an error here (exit 2), before the agent starts.
  */
 export function makeOutput(options: OutputOptions, deps: OutputDeps): ExecOutput {
   const tally = newTally();
@@ -51,7 +51,7 @@ export function makeOutput(options: OutputOptions, deps: OutputDeps): ExecOutput
     try {
       writeFileSync(options.reportPath, '');
     } catch (error) {
-      throw new BrokerError('usage', `cannot write the report ${options.reportPath}: ${describeFsError(error)}`, { cause: error });
+      throw new BrokerError('bad_input', `cannot write the report ${options.reportPath}: ${describeFsError(error)}`, { cause: error });
     }
   }
   const github = deps.env['GITHUB_ACTIONS'] === 'true';

@@ -64,7 +64,7 @@ function row(label: string, value: string): string {
   return `| ${label} | ${cell(value)} |`;
 }
 
-export function exitMeaning(code: number): string {
+function exitMeaning(code: number): string {
   switch (code) {
     case EXEC_EXIT.success: return 'success';
     case EXEC_EXIT.turnFailed: return 'the turn failed';

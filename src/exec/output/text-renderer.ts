@@ -14,7 +14,7 @@ export interface OutputIO {
 }
 
 /** `NO_COLOR` set to anything non-empty turns colour off (no-color.org); colour needs a terminal. */
-export function colourWanted(io: Pick<OutputIO, 'stderrIsTTY' | 'env'>): boolean {
+function colourWanted(io: Pick<OutputIO, 'stderrIsTTY' | 'env'>): boolean {
   return io.stderrIsTTY && !io.env['NO_COLOR'];
 }
 

@@ -84,13 +84,13 @@ describe('exec output', () => {
     expect(err.trimEnd().split('\n').at(-1)).toBe('acp-broker: 2 request(s) denied or fell back: exit code 4 (--fail-on-deny)');
   });
 
-  it('a report file that cannot be written is a usage error before anything runs', () => {
+  it('a report file that cannot be written is a bad-input error (exit 2) before anything runs', () => {
     let thrown: unknown;
     try {
       run({ reportPath: join(tempDir(), 'no-such-dir', 'r.md') }, {}, []);
     } catch (error) { thrown = error; }
     expect(thrown).toBeInstanceOf(BrokerError);
-    expect((thrown as BrokerError).code).toBe('usage');
+    expect((thrown as BrokerError).code).toBe('bad_input');
     expect((thrown as BrokerError).message).toMatch(/^cannot write the report .*no-such-dir\/r\.md: /);
   });
 
