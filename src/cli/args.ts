@@ -81,8 +81,14 @@ Options for run and exec:
   --approvals MODE        auto (default): also offer escalations to the approvals daemon when it runs;
                           daemon: require it; off: never use it
 
+Options for exec:
+  --output-format FORMAT  text (default): the reply on stdout, decisions on stderr; json: one event per line
+  --report FILE           write a Markdown report (also appended to $GITHUB_STEP_SUMMARY when set)
+  --fail-on-deny          exit 4 when any request was denied or fell back
+
 Environment:
   ACP_BROKER_HOME         one directory for config, grants and audit
 
-Exit codes: run: the agent's code (127: it cannot start); exec: 0 turn ended normally, 1 not, 127 agent
-cannot start; check: 0 allow, 1 deny, 3 ask; test, validate: 0/1; every command: 2 for a mistake.`;
+Exit codes: run: the agent's code (127: it cannot start); exec: 0 turn ended normally, 1 not, 4 refused
+with --fail-on-deny, 124 timed out, 127 agent cannot start; check: 0 allow, 1 deny, 3 ask; test,
+validate: 0/1; every command: 2 for a mistake.`;
