@@ -70,7 +70,8 @@ export function countsOf(tally: RunTally): SummaryEvent['counts'] {
     if (decision.outcome === 'allowed') allowed++;
     if (fellBack(decision)) fellBackCount++;
     else if (decision.outcome === 'denied') denied++;
-    if (HUMAN_SOURCES.has(decision.source.type)) answeredByHuman++;
+    // An escalation is recorded twice: `escalated` when offered to a person, then the answer.
+    if (HUMAN_SOURCES.has(decision.source.type) && decision.outcome !== 'escalated' && decision.outcome !== 'passed') answeredByHuman++;
   }
   return { toolCalls: tally.toolCalls.size, allowed, denied, fellBack: fellBackCount, answeredByHuman };
 }
