@@ -37,6 +37,8 @@ export interface OutputDeps extends OutputIO {
   readonly token?: () => string;
   /** How often a terminal's status line is redrawn (0: never by itself). */
   readonly tickMs?: number;
+  /** Runs `resume` if the process exits before `finish` (a crash must not leave commands paused). */
+  readonly atExit?: (resume: () => void) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export function makeOutput(options: OutputOptions, deps: OutputDeps): ExecOutput
       if (event.type === 'start' && token !== undefined && !paused) {
         deps.stderr(`${stopCommands(token)}\n`);
         paused = true;
+        deps.atExit?.(() => { if (!finished) deps.stderr(`${resumeCommands(token)}\n`); });
       }
       if (text) text.onEvent(event);
       else deps.stdout(`${JSON.stringify(event)}\n`);
@@ -129,5 +132,6 @@ export function processOutputDeps(): OutputDeps {
     stderrIsTTY: process.stderr.isTTY === true,
     env: process.env,
     now: Date.now,
+    atExit: (resume) => { process.once('exit', resume); },
   };
 }

@@ -73,7 +73,8 @@ export class TextRenderer {
         this.log(`acp-broker: turn ended: ${oneLine(event.stopReason)}`, true);
         return;
       case 'error':
-        this.log(`acp-broker: ${oneLine(event.message)}`, true);
+        // The relay itself says why an agent cannot start (for `run` as well); once is enough.
+        if (event.code !== 'agent_start_failed') this.log(`acp-broker: ${oneLine(event.message)}`, true);
         return;
       case 'start': case 'thought': case 'plan': case 'summary':
         return;

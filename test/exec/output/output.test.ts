@@ -68,6 +68,26 @@ describe('exec output', () => {
     expect(lines.slice(-2).every((l) => l.startsWith('::warning '))).toBe(true);
   });
 
+  it('a crash after the pause resumes commands when the process exits; a finished run does not resume twice', () => {
+    const make = () => {
+      let err = '';
+      let resumeAtExit: (() => void) | undefined;
+      const output = makeOutput({ format: 'json', reportPath: undefined, failOnDeny: false, quiet: false }, {
+        stdout: () => {}, stderr: (t) => { err += t; }, stdoutIsTTY: false, stderrIsTTY: false, env: { GITHUB_ACTIONS: 'true' },
+        now: () => 0, token: () => 'T0K3N', tickMs: 0, atExit: (resume) => { resumeAtExit = resume; },
+      });
+      output.onEvent(start);
+      return { output, exit: () => resumeAtExit!(), err: () => err };
+    };
+    const crashed = make();
+    crashed.exit();
+    expect(crashed.err()).toBe('::stop-commands::T0K3N\n::T0K3N::\n');
+    const finished = make();
+    finished.output.finish({ exitCode: 0 });
+    finished.exit();
+    expect(finished.err()).toBe('::stop-commands::T0K3N\n::T0K3N::\n');
+  });
+
   it('outside GitHub Actions (or GITHUB_ACTIONS other than true): no workflow commands, no step summary', () => {
     for (const env of [{}, { GITHUB_ACTIONS: 'false' }]) expect(run({}, env, EVENTS).err).not.toContain('::');
   });

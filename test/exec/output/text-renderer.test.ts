@@ -116,6 +116,13 @@ describe('exec text output', () => {
     expect(h.stream('out')).toBe('All tests pass.\n');
   });
 
+  it('errors show even with --quiet; a start failure is left to the relay, which already said why', () => {
+    const h = harness({ quiet: true });
+    h.send({ v: 1, type: 'error', time: 't', code: 'agent_start_failed', message: 'cannot start the agent `x`' },
+      { v: 1, type: 'error', time: 't', code: 'connection_closed', message: 'the agent closed the connection (agent exit code 1)' });
+    expect(h.stream('err')).toBe('acp-broker: the agent closed the connection (agent exit code 1)\n');
+  });
+
   it('a status line too long for 80 columns is cut, so \\r can still redraw it', () => {
     const h = harness({ stderrIsTTY: true });
     h.send(toolCall('c', `Edit ${'x'.repeat(200)}`));
