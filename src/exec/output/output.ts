@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
 import { BrokerError } from '../../core/errors.js';
 import { describeFsError } from '../../platform/fs-errors.js';
 import { EXEC_EXIT, type ExecEvent, type SummaryEvent } from '../events.js';
@@ -31,7 +31,7 @@ export interface ExecOutput {
   finish(end: RunEnd): number;
 }
 
-/** The edges `makeOutput` writes to; everything but the writers has a default. */
+/** The edges `makeOutput` writes to; the optional ones have defaults. */
 export interface OutputDeps extends OutputIO {
   /** The stop-commands token (random by default). */
   readonly token?: () => string;
@@ -49,9 +49,12 @@ export interface OutputDeps extends OutputIO {
 export function makeOutput(options: OutputOptions, deps: OutputDeps): ExecOutput {
   const tally = newTally();
   const startedAt = deps.now();
+  // Opened now, before the agent runs: the file written at the end is this one, even if the agent
+  // replaced the path (with a symlink, say) in the meantime.
+  let reportFd: number | undefined;
   if (options.reportPath !== undefined) {
     try {
-      writeFileSync(options.reportPath, '');
+      reportFd = openSync(options.reportPath, 'w', 0o644);
     } catch (error) {
       throw new BrokerError('bad_input', `cannot write the report ${options.reportPath}: ${describeFsError(error)}`, { cause: error });
     }
@@ -98,7 +101,7 @@ export function makeOutput(options: OutputOptions, deps: OutputDeps): ExecOutput
       } else {
         deps.stdout(`${JSON.stringify(summary)}\n`);
       }
-      writeReports(options, deps, tally, summary);
+      writeReports(options, deps, tally, summary, reportFd);
       if (token !== undefined) {
         if (paused) deps.stderr(`${resumeCommands(token)}\n`);
         for (const line of refusalAnnotations(tally.decisions.filter(refused))) deps.stderr(`${line}\n`);
@@ -108,9 +111,9 @@ export function makeOutput(options: OutputOptions, deps: OutputDeps): ExecOutput
   };
 }
 
-function writeReports(options: OutputOptions, deps: OutputDeps, tally: RunTally, summary: SummaryEvent): void {
+function writeReports(options: OutputOptions, deps: OutputDeps, tally: RunTally, summary: SummaryEvent, reportFd: number | undefined): void {
   const stepSummary = deps.env['GITHUB_STEP_SUMMARY'];
-  if (options.reportPath === undefined && !stepSummary) return;
+  if (reportFd === undefined && !stepSummary) return;
   const markdown = `${renderReport(tally, summary)}\n`;
   const attempt = (what: string, path: string, write: (path: string, text: string) => void) => {
     try {
@@ -119,7 +122,13 @@ function writeReports(options: OutputOptions, deps: OutputDeps, tally: RunTally,
       deps.stderr(`acp-broker: cannot write the ${what} ${path}: ${describeFsError(error)}\n`);
     }
   };
-  if (options.reportPath !== undefined) attempt('report', options.reportPath, writeFileSync);
+  if (reportFd !== undefined) {
+    attempt('report', options.reportPath!, () => {
+      const bytes = Buffer.from(markdown);
+      for (let at = 0; at < bytes.length;) at += writeSync(reportFd, bytes, at);
+    });
+    closeSync(reportFd);
+  }
   if (stepSummary) attempt('step summary', stepSummary, appendFileSync);
 }
 

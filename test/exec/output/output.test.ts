@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BrokerError } from '../../../src/core/errors.js';
@@ -102,6 +102,24 @@ describe('exec output', () => {
     const { code, err } = run({ failOnDeny: true }, {}, EVENTS);
     expect(code).toBe(4);
     expect(err.trimEnd().split('\n').at(-1)).toBe('acp-broker: 2 request(s) denied or fell back: exit code 4 (--fail-on-deny)');
+  });
+
+  it('the report goes to the file opened before the agent ran, not to a symlink put in its place', () => {
+    const dir = tempDir();
+    const report = join(dir, 'report.md');
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'keep me\n');
+    const output = makeOutput({ format: 'json', reportPath: report, failOnDeny: false, quiet: false }, {
+      stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false, env: {}, now: () => 0, tickMs: 0,
+    });
+    const opened = openSync(report, 'r');
+    unlinkSync(report);
+    symlinkSync(victim, report);
+    output.onEvent(start);
+    output.finish({ exitCode: 0 });
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(readFileSync(opened, 'utf8')).toContain('## acp-broker exec: success');
+    closeSync(opened);
   });
 
   it('a report file that cannot be written is a bad-input error (exit 2) before anything runs', () => {
