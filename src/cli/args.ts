@@ -14,9 +14,9 @@ export interface ParsedArgs {
 /** Options that take a value; everything else starting with `--` is a flag. */
 export const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
-  '--approvals', '--kind', '--path', '--url', '--agent',
+  '--approvals', '--kind', '--path', '--url', '--agent', '--output-format', '--report',
 ]);
-export const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print', '--force']);
+export const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print', '--force', '--fail-on-deny']);
 export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'init', 'policy', 'completion', 'help'] as const;
 /** Value options whose value a command lets the user leave out (`init --project` means this directory): then ''. */
 const OPTIONAL_VALUES: Readonly<Record<string, readonly string[]>> = { init: ['--project'] };

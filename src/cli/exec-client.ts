@@ -18,6 +18,10 @@ export function runHeadlessClient(options: {
   cwd: string;
   prompt: string;
   onText: (text: string) => void;
+  /** Every `session/update`'s `update`, as the agent sent it. */
+  onUpdate?: (update: unknown) => void;
+  /** The session began; `agentInfo` as `initialize` gave it. */
+  onSession?: (sessionId: string, agentInfo: unknown) => void;
   onLog: (line: string) => void;
 }): Promise<HeadlessResult> {
   const pending = new Map<string, (message: { result?: unknown; error?: unknown }) => void>();
@@ -43,6 +47,7 @@ export function runHeadlessClient(options: {
           waiter?.({ result: message.result, error: message.error });
         } else if (message.type === 'notification' && message.method === 'session/update') {
           const update = (message.params as { update?: { sessionUpdate?: string; content?: { type?: string; text?: string }; title?: string } }).update;
+          options.onUpdate?.(update);
           if (update?.sessionUpdate === 'agent_message_chunk' && update.content?.type === 'text' && update.content.text) options.onText(update.content.text);
         } else if (message.type === 'request') {
           if (message.method === 'session/request_permission') {
@@ -71,6 +76,7 @@ export function runHeadlessClient(options: {
       const sessionId = (session.result as { sessionId?: string } | undefined)?.sessionId;
       if (!sessionId) return finish({ stopReason: undefined, error: `session/new failed: ${JSON.stringify(session.error ?? session.result)}` });
       options.onLog(`session ${sessionId} in ${options.cwd}`);
+      options.onSession?.(sessionId, (init.result as { agentInfo?: unknown } | undefined)?.agentInfo);
       const prompt = await request('session/prompt', { sessionId, prompt: [{ type: 'text', text: options.prompt }] });
       if (prompt.error) return finish({ stopReason: undefined, error: `session/prompt failed: ${JSON.stringify(prompt.error)}` });
       finish({ stopReason: (prompt.result as { stopReason?: string } | undefined)?.stopReason, error: undefined });

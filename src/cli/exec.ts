@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AuditRecord } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
+import { EXEC_EXIT } from '../exec/events.js';
 import type { Engine } from '../engine/engine.js';
 import { decisionIdGenerator, engineDecisionDeps, openGrantStore } from '../engine/relay-deps.js';
 import { brokerDirs } from '../platform/dirs.js';
@@ -17,11 +17,14 @@ import { single, type ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
 import { runHeadlessClient } from './exec-client.js';
 import { readPromptFile } from './preflight.js';
+import { decisionFromAudit, endOfTurn, eventsFromUpdate, sessionEvent } from '../exec/output/adapt.js';
+import { outputOptions } from '../exec/output/options.js';
+import { makeOutput, processOutputDeps } from '../exec/output/output.js';
 
 /**
  * `acp-broker exec`: a headless run for CI. The agent is wrapped by the broker in non-interactive
- * mode and driven by a built-in client; agent text goes to stdout, decisions to stderr.
- * Exit 0 when the turn ends normally (`end_turn`), 1 otherwise, 2 for bad usage or policy.
+ * mode and driven by a built-in client. What it shows, reports and exits with is exec/output's:
+ * the run's events go to `output.onEvent`, and `output.finish` gives the exit code.
  */
 export async function execCommand(args: ParsedArgs): Promise<number> {
   if (args.agent.length === 0) throw new BrokerError('usage', 'missing the agent command: acp-broker exec --prompt TEXT -- AGENT_COMMAND [ARGS...]');
@@ -29,6 +32,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const promptFile = single(args, '--prompt-file');
   if ((promptText === undefined) === (promptFile === undefined)) throw new BrokerError('usage', 'give exactly one of --prompt TEXT or --prompt-file FILE');
   const prompt = promptText ?? readPromptFile(promptFile!);
+  const outputFlags = outputOptions(args);
+  const output = makeOutput(outputFlags, processOutputDeps());
+  const now = () => new Date().toISOString();
   tuneJitForRelay();
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
@@ -45,7 +51,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const audit: AuditSink = {
     write(event) {
       fileSink.write(event);
-      if (!quiet) stderr(`${describeDecision(event)}\n`);
+      const decision = decisionFromAudit(event);
+      if (decision) output.onEvent(decision);
+      else if (event.event === 'unprompted' && outputFlags.format === 'text' && !quiet) stderr(`acp-broker: unprompted ${event.kind} ${event.title ?? ''}\n`);
     },
     close: () => fileSink.close(),
   };
@@ -57,6 +65,7 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   // With the approvals daemon, an ask waits for a human there until --timeout, then falls back.
   const approvals = await approvalsChannel(args, stderr);
   const timeout = Number(single(args, '--timeout') ?? EXEC_APPROVAL_TIMEOUT_S);
+  output.onEvent({ v: 1, type: 'start', time: now(), agent: { command, args: agentArgs }, cwd });
   const clientToBroker = new PassThrough();
   const brokerToClient = new PassThrough();
   const session = runAgent({
@@ -78,31 +87,24 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   void session.exitCode.then(() => brokerToClient.end());
   const result = await runHeadlessClient({
     toAgent: clientToBroker, fromAgent: brokerToClient, cwd, prompt,
-    onText: (text) => process.stdout.write(text),
-    onLog: (line) => { if (!quiet) stderr(`acp-broker: ${line}\n`); },
+    onText: () => {},
+    onUpdate: (update) => { for (const event of eventsFromUpdate(update, now())) output.onEvent(event); },
+    onSession: (sessionId, agentInfo) => output.onEvent(sessionEvent(sessionId, agentInfo, now())),
+    onLog: () => {},
   });
-  process.stdout.write('\n');
   clientToBroker.end();
   const agentCode = await session.exitCode;
   approvals?.close();
   await audit.close();
-  if (session.startError()) return 127; // the relay has said why
-  if (result.error) {
-    stderr(`acp-broker: ${result.error} (agent exit code ${agentCode})\n`);
-    return 1;
+  const startError = session.startError();
+  if (startError) {
+    output.onEvent({ v: 1, type: 'error', time: now(), code: 'agent_start_failed', message: `cannot start the agent \`${command}\`: ${startError.message}` });
+    return output.finish({ exitCode: EXEC_EXIT.agentCannotStart });
   }
-  stderr(`acp-broker: turn ended: ${result.stopReason}\n`);
-  return result.stopReason === 'end_turn' ? 0 : 1;
+  const end = endOfTurn(result, agentCode, now());
+  for (const event of end.events) output.onEvent(event);
+  return output.finish({ exitCode: end.exitCode });
 }
 
 /** How long `exec` waits for an answer in the approvals daemon before the fallback, by default. */
 const EXEC_APPROVAL_TIMEOUT_S = 300;
-
-function describeDecision(event: AuditRecord): string {
-  if (event.event === 'unprompted') return `acp-broker: unprompted ${event.kind} ${event.title ?? ''}`;
-  const what = event.command ?? event.title ?? event.kind ?? '';
-  const source = event.source;
-  const by = !source ? '' : source.type === 'rule' ? `rule ${source.ruleId}` : source.type === 'grant' ? `grant ${source.grantId}`
-    : source.type === 'fallback' ? `non-interactive fallback (${source.fallback})` : source.type;
-  return `acp-broker: ${(event.decision ?? '').toUpperCase().padEnd(9)} ${what}  [${by}] ${event.reason ?? ''}`;
-}
