@@ -18,7 +18,9 @@ export function spawnBroker(args: string[], env: NodeJS.ProcessEnv = {}): {
   stderr: () => string;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Run inside GitHub Actions, a test's exec must not annotate the real job or append to its summary.
+  const { GITHUB_ACTIONS: _actions, GITHUB_STEP_SUMMARY: _summary, ...inherited } = process.env;
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   let err = '';
   child.stdout.on('data', (c: Buffer) => out.push(c));
