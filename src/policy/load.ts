@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { syntaxDiagnostics } from './yaml-syntax.js';
 import { DECISIONS, isDecision } from '../core/decision.js';
 import type { SourceLocation } from '../core/errors.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -31,13 +32,7 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
   const reader = yamlReader(file, lines, diagnostics);
   const { at, report, checkKeys, scalarString, stringList, oneOf } = reader;
 
-  for (const error of doc.errors) {
-    const pos = error.linePos?.[0] ?? { line: 1, col: 1 };
-    diagnostics.push({
-      severity: 'error', code: 'yaml_syntax', message: `YAML syntax: ${error.message.split('\n')[0]}`,
-      location: { file, line: pos.line, column: pos.col }, hint: 'fix the YAML syntax at this position',
-    });
-  }
+  diagnostics.push(...syntaxDiagnostics(doc.errors, text, file, lines));
   if (doc.errors.length > 0) return { policy: undefined, diagnostics };
 
   const root = doc.contents;
