@@ -13,6 +13,7 @@ export type DiagnosticCode =
   | 'bad_value'
   | 'bad_pattern'
   | 'duplicate_id'
+  | 'bad_extends'
   | 'example_failed'
   | 'never_matches'
   | 'shadowed_rule'

@@ -5,7 +5,7 @@ import type { PolicyFile, Rule, RuleConditions } from './types.js';
  * Warnings about rules that load but probably do not do what their author meant: conditions that
  * can never hold together, and rules made redundant by an earlier, broader rule of the same decision.
  */
-export function lintPolicy(policy: PolicyFile): Diagnostic[] {
+export function lintPolicy(policy: PolicyFile, _text?: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   policy.rules.forEach((rule, index) => {
     const never = neverMatches(rule.match);

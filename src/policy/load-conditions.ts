@@ -6,7 +6,7 @@ import { compilePathMatcher, compileTextMatcher, compileUrlMatcher } from './pat
 import type { InputCondition, PathMatcher, RuleConditions, TextMatcher } from './types.js';
 import type { YamlReader } from './yaml-reader.js';
 
-const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
+export const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
 
 /** A rule's `match`: each condition compiled; undefined (with diagnostics) when any is wrong. */
 export function readConditions(r: YamlReader, node: YamlNode | null, ruleLabel: string, ruleId?: string): RuleConditions | undefined {
