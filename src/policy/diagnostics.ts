@@ -16,6 +16,7 @@ export type DiagnosticCode =
   | 'bad_extends'
   | 'example_failed'
   | 'never_matches'
+  | 'dead_pattern'
   | 'shadowed_rule'
   | 'no_examples';
 

@@ -64,7 +64,7 @@ export function readConditions(r: YamlReader, node: YamlNode | null, ruleLabel: 
     const matchers: PathMatcher[] = [];
     for (const { value, node: valueNode } of values ?? []) {
       const compiled = compilePathMatcher(value);
-      if ('error' in compiled) { report('bad_pattern', valueNode, `${ruleLabel} \`paths\`: ${compiled.error}`, 'write `/abs/**`, `~/…`, `${workspace}/…`, `**/name` or a bare file name', 'error', ruleId); ok = false; }
+      if ('error' in compiled) { report('bad_pattern', valueNode, `${ruleLabel} \`paths\`: ${compiled.error}`, compiled.hint ?? 'write `/abs/**`, `~/…`, `${workspace}/…`, `**/name` or a bare file name', 'error', ruleId); ok = false; }
       else matchers.push(compiled);
     }
     if (!values) ok = false;
