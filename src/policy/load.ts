@@ -63,9 +63,12 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
     report('bad_value', version.node, 'unsupported policy `version`', 'this broker reads `version: 1`');
   }
   const extendsNode = top.get('extends');
-  const extendsRefs: ExtendsRef[] = extendsNode
-    ? (stringList(extendsNode.node, '`extends`') ?? []).map(({ value, node }) => ({ name: value, location: at(node) }))
-    : [];
+  const extendsRefs: ExtendsRef[] = [];
+  if (extendsNode && isSeq(extendsNode.node) && extendsNode.node.items.length === 0) {
+    report('bad_value', extendsNode.node, '`extends` is an empty list', 'name the policies this one builds on, e.g. `extends: [default]`, or remove the key');
+  } else if (extendsNode) {
+    for (const { value, node } of stringList(extendsNode.node, '`extends`') ?? []) extendsRefs.push({ name: value, location: at(node) });
+  }
   const settings = new Set(SETTINGS.filter((key) => top.has(key)));
   const defaultNode = top.get('default');
   const defaultDecision = defaultNode ? oneOf(defaultNode.node, DECISIONS, '`default`') : 'ask';

@@ -147,6 +147,11 @@ describe('extends: every problem is an error (nothing starts), at the entry that
     ].map((s) => `/x/${s}`));
   });
 
+  it('an empty or malformed `extends`', () => {
+    expect(errorsOf('/x/p.yaml', 'version: 1\nextends: []\n')).toEqual(['/x/p.yaml:2:10: error: `extends` is an empty list\n  hint: name the policies this one builds on, e.g. `extends: [default]`, or remove the key']);
+    expect(errorsOf('/x/p.yaml', 'version: 1\nextends: { name: default }\n')).toEqual(['/x/p.yaml:2:10: error: `extends` must be a string']);
+  });
+
   it('a file that cannot be read', () => {
     const f = write({ 'p.yaml': 'version: 1\nextends:\n  - default\n  - ./team.yaml\n' });
     expect(errorsOf(f['p.yaml']!, readFileSync(f['p.yaml']!, 'utf8'))).toEqual([
