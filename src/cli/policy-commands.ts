@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { formatLocation } from '../core/errors.js';
 import { compilePolicy } from '../engine/pipeline.js';
 import { readPolicyFile } from '../engine/read-policy.js';
@@ -27,7 +27,9 @@ function filesOf(args: ParsedArgs): string[] {
 function loadForTooling(file: string, shell: ShellAnalyzer): { policy: PolicyFile | undefined; extendedRules: number; diagnostics: Diagnostic[] } {
   const read = readPolicyFile(file);
   if ('diagnostic' in read) return { policy: undefined, extendedRules: 0, diagnostics: [read.diagnostic] };
-  const compiled = compilePolicy({ source: { file, layer: 'user' }, text: read.text }, shell);
+  // A project's own policy is checked as the broker loads it (it may extend bundled policies only).
+  const layer = file.endsWith(join(sep, ...PROJECT_POLICY_PATH)) ? 'project' : 'user';
+  const compiled = compilePolicy({ source: { file, layer }, text: read.text }, shell);
   const diagnostics = [...compiled.diagnostics];
   const policy = compiled.files?.at(-1);
   if (policy) diagnostics.push(...lintPolicy(policy, read.text));

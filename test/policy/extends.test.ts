@@ -202,6 +202,25 @@ describe('extends: every problem is an error (nothing starts), at the entry that
   });
 });
 
+describe('extends in validate', () => {
+  it('counts the extended rules, reports problems of extended files after the file\'s own, and checks a project policy as a project policy', async () => {
+    const f = write({
+      'mine.yaml': `version: 1\nextends: [default, ./base.yaml]\nrules:\n${rule('build', 'allow', 'make build')}`,
+      'base.yaml': `version: 1\nrules:\n${rule('x', 'deny', 'make deploy')}`,
+      'ws/.acp-broker/policy.yaml': 'version: 1\nextends: ../../base.yaml\n',
+    });
+    const validate = async (file: string) => {
+      const run = spawnBroker(['validate', file], { ACP_BROKER_HOME: tempDir() });
+      const { code } = await run.exit;
+      return { code, out: run.stdout().toString(), err: run.stderr() };
+    };
+    expect(await validate(f['mine.yaml']!)).toEqual({ code: 0, out: '', err: `${f['mine.yaml']}: ok (1 rules + 11 from the policies it extends)\n0 error(s), 0 warning(s)\n` });
+    const project = await validate(f['ws/.acp-broker/policy.yaml']!);
+    expect(project.code).toBe(1);
+    expect(project.out).toContain(`${f['ws/.acp-broker/policy.yaml']}:2:10: error: \`extends\`: a project policy may extend only bundled policies`);
+  }, 30_000);
+});
+
 describe('extends at run time', () => {
   it('a running broker reloads when an extended file changes, and keeps the last good policy when it breaks', async () => {
     const f = write({ 'mine.yaml': 'version: 1\nextends: ./base.yaml\n', 'base.yaml': `version: 1\nrules:\n${rule('x', 'allow', 'make')}` });
