@@ -47,6 +47,15 @@ describe('policy loading', () => {
       expect(errors('version: 1\nrules: [\n  - id: a\n')[0]).toMatch(/^p\.yaml:3:3: error: YAML syntax: Block collections are not allowed within flow collections\n/);
     });
 
+    it('a string never closed: at its opening quote', () => {
+      expect(errors('version: 1\ndefault: "ask\nrules: []\n')).toEqual([
+        'p.yaml:2:10: error: YAML syntax: the string quoted here with " is never closed\n'
+        + '  hint: close the string with the same quote on the same line, or remove the opening quote',
+      ]);
+      expect(errors('version: 1\nrules:\n  - id: a\n    reason: "say \\"hi\n')[0]).toMatch(/^p\.yaml:4:13: error: YAML syntax: the string quoted here with " is never closed/);
+      expect(errors("version: 1\nrules:\n  - id: a\n    reason: 'it''s\n")[0]).toMatch(/^p\.yaml:4:13: error: YAML syntax: the string quoted here with ' is never closed/);
+    });
+
     it('a tab in indentation: at the tab', () => {
       expect(errors('version: 1\nrules:\n  - id: a\n\t decision: deny\n')).toEqual([
         'p.yaml:4:1: error: YAML syntax: Tabs are not allowed as indentation\n  hint: indent with spaces: YAML does not allow tabs in indentation',
