@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { formatLocation } from '../core/errors.js';
 import { compilePolicy } from '../engine/pipeline.js';
 import { readPolicyFile } from '../engine/read-policy.js';
@@ -23,14 +23,21 @@ function filesOf(args: ParsedArgs): string[] {
   return policySources(args, brokerDirs()).map((s) => s.file);
 }
 
-function loadForTooling(file: string, shell: ShellAnalyzer): { policy: PolicyFile | undefined; diagnostics: Diagnostic[] } {
+/** `policy`: the file's own rules (the last of its chain); `extendedRules`: those of the policies it extends. */
+function loadForTooling(file: string, shell: ShellAnalyzer): { policy: PolicyFile | undefined; extendedRules: number; diagnostics: Diagnostic[] } {
   const read = readPolicyFile(file);
-  if ('diagnostic' in read) return { policy: undefined, diagnostics: [read.diagnostic] };
-  const compiled = compilePolicy({ source: { file, layer: 'user' }, text: read.text }, shell);
+  if ('diagnostic' in read) return { policy: undefined, extendedRules: 0, diagnostics: [read.diagnostic] };
+  // A project's own policy is checked as the broker loads it (it may extend bundled policies only).
+  const layer = file.endsWith(join(sep, ...PROJECT_POLICY_PATH)) ? 'project' : 'user';
+  const compiled = compilePolicy({ source: { file, layer }, text: read.text }, shell);
   const diagnostics = [...compiled.diagnostics];
-  if (compiled.policy) diagnostics.push(...lintPolicy(compiled.policy));
-  diagnostics.sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
-  return { policy: compiled.policy, diagnostics };
+  const policy = compiled.files?.at(-1);
+  if (policy) diagnostics.push(...lintPolicy(policy, read.text));
+  // This file's problems first, in reading order; those of the files it extends after.
+  const rank = (d: Diagnostic) => (d.location.file === file ? 0 : 1);
+  diagnostics.sort((a, b) => rank(a) - rank(b) || a.location.line - b.location.line || a.location.column - b.location.column);
+  const extendedRules = (compiled.files ?? []).slice(0, -1).reduce((n, f) => n + f.rules.length, 0);
+  return { policy, extendedRules, diagnostics };
 }
 
 /** `acp-broker validate [FILE...]`: every problem, errors and warnings; exit 1 on any error. */
@@ -39,12 +46,13 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
   let errors = 0;
   let warnings = 0;
   for (const file of filesOf(args)) {
-    const { policy, diagnostics } = loadForTooling(file, shell);
+    const { policy, extendedRules, diagnostics } = loadForTooling(file, shell);
     for (const d of diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
     const e = diagnostics.filter((d) => d.severity === 'error').length;
     errors += e;
     warnings += diagnostics.length - e;
-    if (e === 0 && policy) io.stderr(`${file}: ok (${policy.rules.length} rules)\n`);
+    const extended = extendedRules > 0 ? ` + ${extendedRules} from the policies it extends` : '';
+    if (e === 0 && policy) io.stderr(`${file}: ok (${policy.rules.length} rules${extended})\n`);
   }
   io.stderr(`${errors} error(s), ${warnings} warning(s)\n`);
   return errors > 0 ? 1 : 0;
@@ -91,13 +99,13 @@ export async function trustCommand(args: ParsedArgs, io: Io): Promise<number> {
   const shell = await createShellAnalyzer();
   const loaded = compilePolicy({ source: { file, layer: 'project' }, text }, shell);
   const problems = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.policy || problems.length > 0) {
+  if (!loaded.files || problems.length > 0) {
     for (const d of problems) io.stdout(`${formatDiagnostic(d)}\n`);
     io.stderr('acp-broker: not trusted: the project policy is invalid\n');
     return 1;
   }
   new TrustFile(brokerDirs().config).trust(file, text);
-  const allows = loaded.policy.rules.filter((r) => r.decision === 'allow').map((r) => r.id);
+  const allows = loaded.files.flatMap((f) => f.rules).filter((r) => r.decision === 'allow').map((r) => r.id);
   io.stdout(`trusted ${file}${allows.length ? ` — its allow rules now apply: ${allows.join(', ')}` : ''}\nAny change to the file makes it untrusted again.\n`);
   return 0;
 }

@@ -13,8 +13,10 @@ export type DiagnosticCode =
   | 'bad_value'
   | 'bad_pattern'
   | 'duplicate_id'
+  | 'bad_extends'
   | 'example_failed'
   | 'never_matches'
+  | 'dead_pattern'
   | 'shadowed_rule'
   | 'no_examples';
 

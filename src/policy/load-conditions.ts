@@ -6,7 +6,7 @@ import { compilePathMatcher, compileTextMatcher, compileUrlMatcher } from './pat
 import type { InputCondition, PathMatcher, RuleConditions, TextMatcher } from './types.js';
 import type { YamlReader } from './yaml-reader.js';
 
-const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
+export const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
 
 /** A rule's `match`: each condition compiled; undefined (with diagnostics) when any is wrong. */
 export function readConditions(r: YamlReader, node: YamlNode | null, ruleLabel: string, ruleId?: string): RuleConditions | undefined {
@@ -64,7 +64,7 @@ export function readConditions(r: YamlReader, node: YamlNode | null, ruleLabel: 
     const matchers: PathMatcher[] = [];
     for (const { value, node: valueNode } of values ?? []) {
       const compiled = compilePathMatcher(value);
-      if ('error' in compiled) { report('bad_pattern', valueNode, `${ruleLabel} \`paths\`: ${compiled.error}`, 'write `/abs/**`, `~/…`, `${workspace}/…`, `**/name` or a bare file name', 'error', ruleId); ok = false; }
+      if ('error' in compiled) { report('bad_pattern', valueNode, `${ruleLabel} \`paths\`: ${compiled.error}`, compiled.hint ?? 'write `/abs/**`, `~/…`, `${workspace}/…`, `**/name` or a bare file name', 'error', ruleId); ok = false; }
       else matchers.push(compiled);
     }
     if (!values) ok = false;

@@ -3,7 +3,9 @@ import { ACCESSES, TOOL_KINDS } from '../core/facts.js';
 import type { ExampleFacts, Rule } from './types.js';
 import type { YamlReader } from './yaml-reader.js';
 
-const EXAMPLE_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
+/** The keys of a rule's `examples` mapping, and of each example in it. */
+export const EXAMPLES_KEYS = ['match', 'not_match'] as const;
+export const EXAMPLE_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
 
 /** A rule's `examples`: fact sets it must (`match`) and must not (`not_match`) match. */
 export function readExamples(r: YamlReader, node: YamlNode | null, ruleLabel: string, ruleId?: string): Rule['examples'] {
@@ -13,7 +15,7 @@ export function readExamples(r: YamlReader, node: YamlNode | null, ruleLabel: st
     report('not_a_map', node, `${ruleLabel} \`examples\` must have \`match\` and/or \`not_match\` lists`, undefined, 'error', ruleId);
     return result;
   }
-  const keys = checkKeys(node, ['match', 'not_match'], `${ruleLabel} examples`, ruleId);
+  const keys = checkKeys(node, EXAMPLES_KEYS, `${ruleLabel} examples`, ruleId);
   for (const [key, target] of [['match', result.match], ['not_match', result.notMatch]] as const) {
     const entry = keys.get(key);
     if (!entry) continue;

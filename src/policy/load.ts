@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { syntaxDiagnostics } from './yaml-syntax.js';
 import { DECISIONS, isDecision } from '../core/decision.js';
 import type { SourceLocation } from '../core/errors.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -8,19 +9,34 @@ import type { ModeRules } from './modes.js';
 import type { Enforcement, Layer, NonInteractiveFallback, PolicyFile, Rule, RuleConditions } from './types.js';
 import { yamlReader } from './yaml-reader.js';
 
-const TOP_KEYS = ['version', 'default', 'non_interactive', 'agent_always_options', 'grant_scope', 'grant_expires_after', 'modes', 'unprompted', 'rules'] as const;
-const MODES_KEYS = ['deny', 'prefer'] as const;
+/** The keys each kind of mapping in a policy file may have (the JSON Schema test compares to these). */
+export const TOP_KEYS = ['version', 'extends', 'default', 'non_interactive', 'agent_always_options', 'grant_scope', 'grant_expires_after', 'modes', 'unprompted', 'rules'] as const;
+export const MODES_KEYS = ['deny', 'prefer'] as const;
 const DURATION = /^(\d+)\s*(m|h|d|w)$/;
 const DURATION_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const RULE_KEYS = ['id', 'decision', 'reason', 'enforcement', 'match', 'examples'] as const;
+export const RULE_KEYS = ['id', 'decision', 'reason', 'enforcement', 'match', 'examples'] as const;
 const ENFORCEMENTS: readonly Enforcement[] = ['enforce', 'warn', 'shadow'];
 const FALLBACKS: readonly NonInteractiveFallback[] = ['deny', 'cancel'];
+const SETTINGS: readonly PolicySetting[] = ['default', 'non_interactive', 'agent_always_options', 'grant_scope', 'grant_expires_after', 'modes', 'unprompted'];
 const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+
+/** The top-level settings whose values combine across files (see policy/extends.ts). */
+export type PolicySetting = 'default' | 'non_interactive' | 'agent_always_options' | 'grant_scope' | 'grant_expires_after' | 'modes' | 'unprompted';
+
+/** One `extends:` entry as written: a bundled policy's name or a path relative to the file. */
+export interface ExtendsRef {
+  readonly name: string;
+  readonly location: SourceLocation;
+}
 
 export interface LoadResult {
   /** Present when the file has no errors. */
   readonly policy: PolicyFile | undefined;
   readonly diagnostics: readonly Diagnostic[];
+  /** The policies this one builds on, in the order written (resolved by policy/extends.ts). */
+  readonly extends: readonly ExtendsRef[];
+  /** The settings the file writes itself (the others hold the loader's defaults). */
+  readonly settings: ReadonlySet<PolicySetting>;
 }
 
 /** Parse and validate one policy document. Every problem is reported at once, with file:line:column. */
@@ -31,19 +47,13 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
   const reader = yamlReader(file, lines, diagnostics);
   const { at, report, checkKeys, scalarString, stringList, oneOf } = reader;
 
-  for (const error of doc.errors) {
-    const pos = error.linePos?.[0] ?? { line: 1, col: 1 };
-    diagnostics.push({
-      severity: 'error', code: 'yaml_syntax', message: `YAML syntax: ${error.message.split('\n')[0]}`,
-      location: { file, line: pos.line, column: pos.col }, hint: 'fix the YAML syntax at this position',
-    });
-  }
-  if (doc.errors.length > 0) return { policy: undefined, diagnostics };
+  diagnostics.push(...syntaxDiagnostics(doc.errors, text, file, lines));
+  if (doc.errors.length > 0) return { policy: undefined, diagnostics, extends: [], settings: new Set() };
 
   const root = doc.contents;
   if (!isMap(root)) {
     report('not_a_map', root, 'a policy must be a YAML mapping with `version: 1` and `rules:`', 'start the file with `version: 1`');
-    return { policy: undefined, diagnostics };
+    return { policy: undefined, diagnostics, extends: [], settings: new Set() };
   }
 
   const top = checkKeys(root, TOP_KEYS, 'policy');
@@ -52,6 +62,14 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
   else if (!(isScalar(version.node) && version.node.value === 1)) {
     report('bad_value', version.node, 'unsupported policy `version`', 'this broker reads `version: 1`');
   }
+  const extendsNode = top.get('extends');
+  const extendsRefs: ExtendsRef[] = [];
+  if (extendsNode && isSeq(extendsNode.node) && extendsNode.node.items.length === 0) {
+    report('bad_value', extendsNode.node, '`extends` is an empty list', 'name the policies this one builds on, e.g. `extends: [default]`, or remove the key');
+  } else if (extendsNode) {
+    for (const { value, node } of stringList(extendsNode.node, '`extends`') ?? []) extendsRefs.push({ name: value, location: at(node) });
+  }
+  const settings = new Set(SETTINGS.filter((key) => top.has(key)));
   const defaultNode = top.get('default');
   const defaultDecision = defaultNode ? oneOf(defaultNode.node, DECISIONS, '`default`') : 'ask';
   const fallbackNode = top.get('non_interactive');
@@ -127,13 +145,13 @@ export function loadPolicyText(text: string, file: string, layer: Layer): LoadRe
 
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (hasErrors || defaultDecision === undefined || nonInteractive === undefined || agentAlways === undefined || grantScope === undefined) {
-    return { policy: undefined, diagnostics };
+    return { policy: undefined, diagnostics, extends: extendsRefs, settings };
   }
   return {
     policy: {
       file, layer, default: defaultDecision, nonInteractive, keepAgentAlwaysOptions: agentAlways === 'keep', grantScope,
       ...(grantTtlMs !== undefined ? { grantTtlMs } : {}), ...(modes ? { modes } : {}), ...(unprompted ? { unprompted } : {}), rules,
     },
-    diagnostics,
+    diagnostics, extends: extendsRefs, settings,
   };
 }

@@ -1,5 +1,6 @@
 import { escape, Minimatch } from 'minimatch';
 import { globMayMatch, globWithin } from './glob-paths.js';
+import { didYouMean } from './diagnostics.js';
 import { normalizeHost } from './hosts.js';
 import type { PathContext, PathMatcher, TextMatcher } from './types.js';
 
@@ -66,9 +67,16 @@ const MAX_COMPILED = 64;
  * literal leading directories canonicalised: `/etc/**` is `/private/etc/**` on macOS, and a home or
  * workspace reached through a symlink still matches.
  */
-export function compilePathMatcher(source: string): PathMatcher | { error: string } {
+export function compilePathMatcher(source: string): PathMatcher | { error: string; hint?: string } {
   if (source.trim() === '') return { error: 'empty path pattern' };
-  if (source.includes('${') && !source.startsWith(WORKSPACE_TOKEN)) {
+  const variable = /\$\{([^}]*)\}?/.exec(source);
+  if (variable && variable[0] !== WORKSPACE_TOKEN) {
+    // Only `${workspace}` is known: any other `${…}` would be matched literally, and never match.
+    const name = variable[1]!;
+    const hint = /^home$/i.test(name) ? 'write `~/…` for the home directory' : didYouMean(name, ['workspace']) ? 'did you mean `${workspace}`?' : 'path patterns know only `${workspace}` (and a leading `~`)';
+    return { error: `unknown variable \`${variable[0]}\` in a path pattern`, hint };
+  }
+  if (source.includes(WORKSPACE_TOKEN) && !source.startsWith(WORKSPACE_TOKEN)) {
     return { error: '`${workspace}` may only start a path pattern' };
   }
   if (!source.startsWith('/') && !source.startsWith('**') && !source.includes('/')) {

@@ -37,6 +37,7 @@ export class PolicyManager {
     this.base = loaded.policy.files;
     if (this.options.watch) {
       for (const s of this.options.sources) this.watch(s.file, () => this.reloadBase());
+      this.watchExtended(loaded.extended.map((e) => e.file));
       // `acp-broker trust` while a broker runs: re-judge project layers.
       this.watch(this.options.trust.path, () => this.projects.clear());
     }
@@ -69,43 +70,51 @@ export class PolicyManager {
       return;
     }
     this.base = loaded.policy.files;
+    // An edit may extend new files: those are watched from now on (one no longer extended only costs a stat).
+    if (this.options.watch) this.watchExtended(loaded.extended.map((e) => e.file));
     this.projects.clear();
     this.options.log(`acp-broker: policy reloaded (${this.options.sources.map((s) => s.file).join(', ')})`);
   }
 
   private compose(workspace: string): PolicySet {
-    const project = this.projectLayer(workspace);
-    return { files: project ? [...this.base, project] : this.base };
+    return { files: [...this.base, ...this.projectLayer(workspace)] };
   }
 
-  /** The workspace's `.acp-broker/policy.yaml`: it may only tighten until the user trusts its content. */
-  private projectLayer(workspace: string): PolicyFile | undefined {
+  /**
+   * The workspace's `.acp-broker/policy.yaml` and the bundled policies it extends (a project may
+   * extend nothing else, see policy/extends.ts): it may only tighten until the user trusts its content.
+   */
+  private projectLayer(workspace: string): PolicyFile[] {
     const file = join(workspace, ...PROJECT_POLICY_PATH);
-    if (!existsSync(file)) return undefined;
+    if (!existsSync(file)) return [];
     const read = readPolicyFile(file);
     if ('diagnostic' in read) {
       this.options.log(`acp-broker: cannot read the project policy ${file}: ${read.error.message}; asking instead of trusting it`);
-      return failClosedLayer(file);
+      return [failClosedLayer(file)];
     }
     // Read once: the rules applied and the trust judged are of the same bytes.
     const text = read.text;
     const compiled = compilePolicy({ source: { file, layer: 'project' }, text }, this.options.shell);
-    const loaded = layerPolicies(compiled.policy ? [compiled.policy] : [], compiled.diagnostics);
-    const policy = loaded.ok ? loaded.policy.files[0] : undefined;
-    if (!policy) {
+    const loaded = layerPolicies(compiled.files ?? [], compiled.diagnostics);
+    if (!loaded.ok || !compiled.files) {
       const problems = loaded.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic).join('\n');
       this.options.log(`acp-broker: the project policy is invalid; its rules are not applied and undecided requests ask.\n${problems}`);
-      return failClosedLayer(file);
+      return [failClosedLayer(file)];
     }
     const status = trustStatus(this.options.trust.read(), file, text);
-    const allowRules = policy.rules.filter((r) => r.decision === 'allow');
+    const allowRules = compiled.files.flatMap((f) => f.rules).filter((r) => r.decision === 'allow');
     // A project may never loosen on its own: its default only counts when stricter (strictest wins),
     // and keeping agents' own "always" options is the user's call, not the repository's.
-    const tightened: PolicyFile = { ...policy, keepAgentAlwaysOptions: false, grantScope: 'project' };
+    const tightened = compiled.files.map((f): PolicyFile => ({ ...f, keepAgentAlwaysOptions: false, grantScope: 'project' }));
     if (status === 'trusted' || allowRules.length === 0) return tightened;
     const why = status === 'changed' ? 'it changed since you trusted it' : 'you have not trusted it';
     this.options.log(`acp-broker: ignoring ${allowRules.length} allow rule(s) of ${file} (${allowRules.map((r) => r.id).join(', ')}): ${why}. Review it, then run: acp-broker trust ${workspace}`);
-    return { ...tightened, rules: policy.rules.filter((r) => r.decision !== 'allow') };
+    return tightened.map((f) => ({ ...f, rules: f.rules.filter((r) => r.decision !== 'allow') }));
+  }
+
+  /** Files the base layers extend: a change reloads them, exactly like a change of a source. */
+  private watchExtended(files: readonly string[]): void {
+    for (const file of files) this.watch(file, () => this.reloadBase());
   }
 
   /**

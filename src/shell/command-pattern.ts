@@ -72,6 +72,19 @@ export function patternProgram(pattern: CommandPattern): string | undefined {
   return word && !word.any && !word.glob ? word.text : undefined;
 }
 
+/**
+ * Whether every command `narrow` matches is also matched by `broad`, provably (for the linter's
+ * "shadowed rule"): `broad` is a prefix of `narrow`'s words, each word equal to narrow's (neither
+ * a glob) or `*`, and neither pattern has an option (options may sit anywhere and take values, so
+ * words could line up differently). False whenever that is not certain.
+ */
+export function patternSubsumes(broad: CommandPattern, narrow: CommandPattern): boolean {
+  const wide = broad.compiled;
+  const words = narrow.compiled;
+  if (wide.length > words.length || [...wide, ...words].some((w) => w.text.startsWith('-'))) return false;
+  return wide.every((w, i) => w.any || (!w.glob && !words[i]!.glob && !words[i]!.any && w.text === words[i]!.text));
+}
+
 export function commandMatches(pattern: CommandPattern, command: SimpleCommand, options: CommandMatchOptions = {}): boolean {
   return commandMatcher(command)(pattern, options);
 }

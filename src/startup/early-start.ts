@@ -14,6 +14,6 @@ export function earlyStart(agent: readonly string[], sources: readonly PolicySou
   if (command === undefined || (process.stdin.isTTY && process.stdout.isTTY) || !trickOn('early-spawn')) return undefined;
   const read = readPolicySources(sources);
   if (read.diagnostics.length > 0) return undefined;
-  if (!new CheckedPolicies(dirs.state).allChecked(read.texts.map((t) => t.text))) return undefined;
+  if (!new CheckedPolicies(dirs.state).allChecked(read.texts)) return undefined;
   return spawnEarly(command, agentArgs, { clientIn: process.stdin });
 }

@@ -20,22 +20,22 @@ export async function startEngine(
   options: { watch?: boolean; after?: Promise<void>; pause?: () => Promise<void> } = {},
 ): Promise<StartingEngine | undefined> {
   const read = readPolicySources(sources);
-  const texts = read.texts.map((t) => t.text);
   const checked = new CheckedPolicies(dirs.state);
-  // Content that fully validated before is known good: the agent can start before YAML even loads,
-  // and the parser may wait for `after`. Anything else is validated now, parser and all.
-  const known = read.diagnostics.length === 0 && checked.allChecked(texts);
+  // Content that fully validated before (with the same contents of the files it extends) is known
+  // good: the agent can start before YAML even loads, and the parser may wait for `after`.
+  // Anything else is validated now, parser and all.
+  const known = read.diagnostics.length === 0 && checked.allChecked(read.texts);
   const shellLoading = known && options.after ? options.after.then(loadShellAnalyzer) : loadShellAnalyzer();
   shellLoading.catch(() => {});
   if (!known) {
     const { validatePolicies } = await import('../engine/pipeline.js');
-    const problems = await validatePolicies(read.texts, read.diagnostics, () => shellLoading);
-    for (const d of problems) stderr(`${formatDiagnostic(d)}\n`);
-    if (problems.some((d) => d.severity === 'error')) {
+    const validated = await validatePolicies(read.texts, read.diagnostics, () => shellLoading);
+    for (const d of validated.problems) stderr(`${formatDiagnostic(d)}\n`);
+    if (validated.problems.some((d) => d.severity === 'error')) {
       stderr(INVALID_POLICY_MESSAGE);
       return undefined;
     }
-    checked.remember(texts);
+    checked.remember(validated.checked);
   }
   const ready = (async (): Promise<Engine> => {
     // Nothing heavy loads before `after` (the agent's boot and the relay's lines need the CPU), and

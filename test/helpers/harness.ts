@@ -22,7 +22,7 @@ export async function policyFrom(...docs: (string | { text: string; layer: Layer
   const diagnostics = docs.flatMap((doc, i) => {
     const { text, layer } = typeof doc === 'string' ? { text: doc, layer: 'user' as Layer } : doc;
     const compiled = compilePolicy({ source: { file: `policy-${i}.yaml`, layer }, text }, analyzer);
-    if (compiled.policy) files.push(compiled.policy);
+    files.push(...compiled.files ?? []);
     return compiled.diagnostics;
   });
   const loaded = layerPolicies(files, diagnostics);

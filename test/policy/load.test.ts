@@ -34,12 +34,46 @@ describe('policy loading', () => {
     expect(found).toContainEqual(expect.stringMatching(/^p\.yaml:7:14: error: rule `a` `kind`: `exec` is not an ACP tool kind\n  hint: did you mean `execute`\?/));
     expect(load(text).diagnostics.map(formatDiagnostic)).toContainEqual(expect.stringMatching(/^p\.yaml:8:9: warning: duplicate rule id `a` \(first at line 4\)/));
     expect(found).toContainEqual(expect.stringMatching(/^p\.yaml:10:36: error: rule `a` match: unknown key `comand`\n  hint: did you mean `command`\?/));
-    expect(found).toContainEqual(expect.stringMatching(/^p\.yaml:10:22: error: .*`\$\{workspace\}` may only start a path pattern/));
+    expect(found).toContainEqual('p.yaml:10:22: error: rule `a` `paths`: unknown variable `${home}` in a path pattern\n  hint: write `~/…` for the home directory');
     expect(load(text).policy).toBeUndefined();
   });
 
-  it('reports YAML syntax errors with their position', () => {
-    expect(errors('version: 1\nrules: [\n  - id: a\n')[0]).toMatch(/^p\.yaml:\d+:\d+: error: YAML syntax:/);
+  describe('YAML syntax errors at their real position', () => {
+    it('a syntax error: where the parser stopped', () => {
+      expect(errors('version: 1\ndefault: ask: deny\n')).toEqual([
+        'p.yaml:2:10: error: YAML syntax: Nested mappings are not allowed in compact mappings\n'
+        + '  hint: write one `key: value` per line; a nested mapping starts on the next line, indented',
+      ]);
+      expect(errors('version: 1\nrules: [\n  - id: a\n')[0]).toMatch(/^p\.yaml:3:3: error: YAML syntax: Block collections are not allowed within flow collections\n/);
+    });
+
+    it('a string never closed: at its opening quote', () => {
+      expect(errors('version: 1\ndefault: "ask\nrules: []\n')).toEqual([
+        'p.yaml:2:10: error: YAML syntax: the string quoted here with " is never closed\n'
+        + '  hint: close the string with the same quote on the same line, or remove the opening quote',
+      ]);
+      expect(errors('version: 1\nrules:\n  - id: a\n    reason: "say \\"hi\n')[0]).toMatch(/^p\.yaml:4:13: error: YAML syntax: the string quoted here with " is never closed/);
+      expect(errors("version: 1\nrules:\n  - id: a\n    reason: 'it''s\n")[0]).toMatch(/^p\.yaml:4:13: error: YAML syntax: the string quoted here with ' is never closed/);
+    });
+
+    it('a tab in indentation: at the tab', () => {
+      expect(errors('version: 1\nrules:\n  - id: a\n\t decision: deny\n')).toEqual([
+        'p.yaml:4:1: error: YAML syntax: Tabs are not allowed as indentation\n  hint: indent with spaces: YAML does not allow tabs in indentation',
+      ]);
+    });
+
+    it('a line indented deeper than the key above it: at that line\'s first token, reported once', () => {
+      expect(errors('version: 1\nrules:\n  - id: a\n    decision: deny\n      reason: x\n')).toEqual([
+        'p.yaml:5:7: error: YAML syntax: bad indentation: this line is indented deeper than the key above it\n'
+        + '  hint: indent this line like the key above it, or give that key no value on its line to start a nested mapping',
+      ]);
+      expect(errors('version: 1\n  default: ask\n')[0]).toMatch(/^p\.yaml:2:3: error: YAML syntax: bad indentation/);
+    });
+
+    it('a line indented less than its mapping\'s keys: at that line\'s first token', () => {
+      expect(errors('version: 1\nrules:\n  - id: a\n    decision: deny\n   reason: x\n')[0]).toMatch(/^p\.yaml:5:4: error: YAML syntax: Sequence item without - indicator\n  hint: check the indentation/);
+      expect(errors('version: 1\nrules:\n  - id: a\n  decision: deny\n')[0]).toMatch(/^p\.yaml:4:3: error: YAML syntax: All mapping items must start at the same column\n/);
+    });
   });
 
   it('requires version 1, a decision and a non-empty match', () => {

@@ -41,11 +41,11 @@ describe('the policy pipeline (read → parse → examples → layers)', () => {
     const analyzer = () => { asked++; return shell(); };
     const read = (names: string[]) => readPolicySources(names.map((n) => ({ file: f[n]!, layer: 'user' as const })));
     const broken = read(['bad.yaml', 'example.yaml']);
-    const problems = await validatePolicies(broken.texts, broken.diagnostics, analyzer);
+    const { problems } = await validatePolicies(broken.texts, broken.diagnostics, analyzer);
     expect(problems.map((d) => d.code)).toEqual(['unknown_key', 'missing_key', 'missing_key']);
     expect(asked).toBe(0);
     const examples = read(['ok.yaml', 'example.yaml']);
-    expect((await validatePolicies(examples.texts, examples.diagnostics, analyzer)).map((d) => [d.code, d.location.file])).toEqual([['example_failed', f['example.yaml']]]);
+    expect((await validatePolicies(examples.texts, examples.diagnostics, analyzer)).problems.map((d) => [d.code, d.location.file])).toEqual([['example_failed', f['example.yaml']]]);
     expect(asked).toBe(1);
   });
 
@@ -53,7 +53,7 @@ describe('the policy pipeline (read → parse → examples → layers)', () => {
     const f = files({ 'bad.yaml': BAD_YAML });
     const missing = join(tempDir(), 'nope.yaml');
     const read = readPolicySources([{ file: missing, layer: 'managed' }, { file: f['bad.yaml']!, layer: 'user' }]);
-    const problems = await validatePolicies(read.texts, read.diagnostics, shell);
+    const { problems } = await validatePolicies(read.texts, read.diagnostics, shell);
     expect(problems[0]).toMatchObject({ code: 'read_failed', location: { file: missing } });
     expect(problems.slice(1).every((d) => d.location.file === f['bad.yaml'])).toBe(true);
     expect(problems.length).toBeGreaterThan(1);
