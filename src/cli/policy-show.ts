@@ -82,7 +82,7 @@ function fileEntry(layer: LayerEntry['layer'], file: string, shell: ShellAnalyze
   if ('diagnostic' in read) return { layer, file, state: 'in-force', rules: null, problems: [read.diagnostic] };
   const compiled = compilePolicy({ source: { file, layer: layer === 'bundled' ? 'user' : layer }, text: read.text }, shell);
   const problems = compiled.diagnostics.filter((d) => d.severity === 'error');
-  return { layer, file, state: 'in-force', rules: compiled.policy?.rules.length ?? null, problems };
+  return { layer, file, state: 'in-force', rules: compiled.files?.at(-1)?.rules.length ?? null, problems };
 }
 
 function projectEntry(file: string, trust: TrustFile, shell: ShellAnalyzer): LayerEntry {
@@ -92,7 +92,7 @@ function projectEntry(file: string, trust: TrustFile, shell: ShellAnalyzer): Lay
   const entry = fileEntry('project', file, shell, read.text);
   const compiled = compilePolicy({ source: { file, layer: 'project' }, text: read.text }, shell);
   const status = trustStatus(trust.read(), file, read.text);
-  const allows = status === 'trusted' ? [] : (compiled.policy?.rules ?? []).filter((r) => r.decision === 'allow').map((r) => r.id);
+  const allows = status === 'trusted' ? [] : (compiled.files?.at(-1)?.rules ?? []).filter((r) => r.decision === 'allow').map((r) => r.id);
   return { ...entry, trust: status, ignoredAllowRules: allows };
 }
 
