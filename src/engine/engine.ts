@@ -2,6 +2,7 @@ import type { BrokerDirs } from '../platform/dirs.js';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
 import type { PolicyManager } from '../runtime/policy-manager.js';
 import type { ShellAnalyzer } from '../shell/types.js';
+import type { Validated } from './pipeline.js';
 import type { PolicySource } from './read-policy.js';
 
 // Light on purpose (everything heavy is imported when called): src/startup/start-engine.ts builds
@@ -28,7 +29,7 @@ export function loadShellAnalyzer(): Promise<ShellAnalyzer> {
  */
 export async function assembleEngine(
   sources: readonly PolicySource[], dirs: BrokerDirs, shell: Promise<ShellAnalyzer>, stderr: (s: string) => void,
-  options: { watch: boolean; pause?: () => Promise<void> },
+  options: { watch: boolean; pause?: () => Promise<void>; validated?: Validated },
 ): Promise<{ engine: Engine; loaded: { ok: boolean; diagnostics: readonly Diagnostic[] } }> {
   // `pause` lets the relay's lines go first between the heavy steps (src/startup/deferred-loading.ts).
   const pause = options.pause ?? (() => Promise.resolve());
@@ -38,7 +39,10 @@ export async function assembleEngine(
   // The parser's first call pays one-time setup; pay it now, not on the agent's first request.
   analyzer.analyze('cd /tmp && echo "$(date)" 2>&1 | cat > /dev/null', { cwd: dirs.home, home: dirs.home });
   await pause();
-  const policies = new PolicyManager({ sources, shell: analyzer, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch });
+  const policies = new PolicyManager({
+    sources, shell: analyzer, trust: new TrustFile(dirs.config), log: (m) => stderr(`${m}\n`), watch: options.watch,
+    ...(options.validated ? { validated: options.validated } : {}),
+  });
   return { engine: { policies, sources, shell: analyzer, dirs }, loaded: policies.load() };
 }
 

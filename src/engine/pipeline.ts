@@ -100,7 +100,7 @@ export function loadPolicies(sources: readonly PolicySource[], shell: ShellAnaly
  */
 export async function validatePolicies(
   texts: readonly PolicyText[], readProblems: readonly Diagnostic[], shell: () => Promise<ShellAnalyzer>, io: ExtendsIo = diskExtendsIo,
-): Promise<{ problems: Diagnostic[]; checked: CheckedSource[] }> {
+): Promise<{ problems: Diagnostic[]; checked: CheckedSource[]; loaded?: Validated }> {
   const problems = [...readProblems];
   const parsed: PolicyFile[] = [];
   const checked: CheckedSource[] = [];
@@ -114,5 +114,29 @@ export async function validatePolicies(
     const analyzer = await shell();
     for (const policy of parsed) problems.push(...checkExamples(policy, analyzer));
   }
-  return { problems, checked: hasErrors(problems) ? [] : checked };
+  if (hasErrors(problems)) return { problems, checked: [] };
+  return { problems, checked, loaded: { checked, policies: layerPolicies(parsed, problems, checked.flatMap((c) => c.extended)) } };
+}
+
+/** A validation's result, reusable by the first load while none of the files it read has changed. */
+export interface Validated {
+  readonly checked: readonly CheckedSource[];
+  readonly policies: LoadedPolicies;
+}
+
+/**
+ * `validated` when every source (in the same order) and every file it extends still holds the text
+ * that was validated — the same parse and example check would come out — else undefined.
+ */
+export function stillValid(validated: Validated | undefined, sources: readonly PolicySource[]): LoadedPolicies | undefined {
+  if (!validated || validated.checked.length !== sources.length) return undefined;
+  const same = (file: string, text: string) => {
+    try {
+      return readFileSync(file, 'utf8') === text;
+    } catch {
+      return false;
+    }
+  };
+  const unchanged = validated.checked.every((c, i) => c.file === sources[i]!.file && same(c.file, c.text) && c.extended.every((e) => same(e.file, e.text)));
+  return unchanged ? validated.policies : undefined;
 }

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compilePolicy, layerPolicies, loadPolicies } from '../engine/pipeline.js';
+import { compilePolicy, layerPolicies, loadPolicies, stillValid, type Validated } from '../engine/pipeline.js';
 import { readPolicyFile, type PolicySource } from '../engine/read-policy.js';
 import { formatDiagnostic, type Diagnostic } from '../policy/diagnostics.js';
 import { PROJECT_POLICY_PATH, trustStatus } from '../policy/trust.js';
@@ -28,11 +28,13 @@ export class PolicyManager {
     readonly trust: TrustFile;
     readonly log: (message: string) => void;
     readonly watch: boolean;
+    /** What start-up just validated: the first load takes it as it is while no file has changed since. */
+    readonly validated?: Validated;
   }) {}
 
   /** The first load: any error means the broker must not start. */
   load(): { ok: boolean; diagnostics: readonly Diagnostic[] } {
-    const loaded = loadPolicies(this.options.sources, this.options.shell);
+    const loaded = stillValid(this.options.validated, this.options.sources) ?? loadPolicies(this.options.sources, this.options.shell);
     if (!loaded.ok) return { ok: false, diagnostics: loaded.diagnostics };
     this.base = loaded.policy.files;
     if (this.options.watch) {

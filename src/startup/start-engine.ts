@@ -1,4 +1,5 @@
 import { assembleEngine, INVALID_POLICY_MESSAGE, loadShellAnalyzer, type Engine } from '../engine/engine.js';
+import type { Validated } from '../engine/pipeline.js';
 import { readPolicySources, type PolicySource } from '../engine/read-policy.js';
 import type { BrokerDirs } from '../platform/dirs.js';
 import { formatDiagnostic } from '../policy/diagnostics.js';
@@ -27,22 +28,26 @@ export async function startEngine(
   const known = read.diagnostics.length === 0 && checked.allChecked(read.texts);
   const shellLoading = known && options.after ? options.after.then(loadShellAnalyzer) : loadShellAnalyzer();
   shellLoading.catch(() => {});
+  // A first start validates, and the first load then takes that result instead of parsing and
+  // checking every example a second time (while no file has changed since).
+  let validated: Validated | undefined;
   if (!known) {
     const { validatePolicies } = await import('../engine/pipeline.js');
-    const validated = await validatePolicies(read.texts, read.diagnostics, () => shellLoading);
-    for (const d of validated.problems) stderr(`${formatDiagnostic(d)}\n`);
-    if (validated.problems.some((d) => d.severity === 'error')) {
+    const result = await validatePolicies(read.texts, read.diagnostics, () => shellLoading);
+    for (const d of result.problems) stderr(`${formatDiagnostic(d)}\n`);
+    if (result.problems.some((d) => d.severity === 'error')) {
       stderr(INVALID_POLICY_MESSAGE);
       return undefined;
     }
-    checked.remember(validated.checked);
+    checked.remember(result.checked);
+    validated = result.loaded;
   }
   const ready = (async (): Promise<Engine> => {
     // Nothing heavy loads before `after` (the agent's boot and the relay's lines need the CPU), and
     // the relay goes first between the steps (`pause`).
     if (options.after) await options.after;
     const { engine, loaded } = await assembleEngine(sources, dirs, shellLoading, stderr, {
-      watch: options.watch ?? false, ...(options.pause ? { pause: options.pause } : {}),
+      watch: options.watch ?? false, ...(options.pause ? { pause: options.pause } : {}), ...(validated ? { validated } : {}),
     });
     if (!loaded.ok) {
       // The files changed since they were checked: report, and let decisions fail closed.
