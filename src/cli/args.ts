@@ -14,7 +14,7 @@ export interface ParsedArgs {
 /** Options that take a value; everything else starting with `--` is a flag. */
 const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
-  '--approvals',
+  '--approvals', '--max-duration', '--mcp-config',
 ]);
 const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print']);
 export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'help'] as const;
@@ -60,7 +60,7 @@ export const USAGE = `acp-broker — decides what AI coding agents may do (Agent
 
 Usage:
   acp-broker [run] [options] -- AGENT_COMMAND [ARGS...]     wrap an agent (what the editor launches)
-  acp-broker exec [options] (--prompt TEXT | --prompt-file FILE) [--cwd DIR] -- AGENT_COMMAND [ARGS...]
+  acp-broker exec [options] (--prompt TEXT|- | --prompt-file FILE) [--cwd DIR] -- AGENT_COMMAND [ARGS...]
   acp-broker check [--policy FILE]... [--cwd DIR] [--json] REQUEST.json|-
   acp-broker validate [FILE...]      every problem as file:line:column; exit 1 on an error
   acp-broker test [FILE...]          run every rule's examples; exit 1 on a failure
@@ -81,8 +81,13 @@ Options for run and exec:
   --approvals MODE        auto (default): also offer escalations to the approvals daemon when it runs;
                           daemon: require it; off: never use it
 
+Options for exec:
+  --prompt -              read the prompt from stdin
+  --max-duration SECONDS  then session/cancel; 5 s later the agent is stopped; exit 124
+  --mcp-config FILE       MCP servers for session/new: {"mcpServers": {NAME: {...}}} or an ACP array
+
 Environment:
   ACP_BROKER_HOME         one directory for config, grants and audit
 
-Exit codes: run: the agent's code (127: it cannot start); exec: 0 turn ended normally, 1 not, 127 agent
-cannot start; check: 0 allow, 1 deny, 3 ask; test, validate: 0/1; every command: 2 for a mistake.`;
+Exit codes: run: the agent's code (127: it cannot start); exec: 0 turn ended normally, 1 not, 124 timed
+out, 127 agent cannot start (or needs authentication); check: 0 allow, 1 deny, 3 ask; test, validate: 0/1; every command: 2 for a mistake.`;

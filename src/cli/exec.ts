@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AuditRecord } from '../audit/event.js';
 import { fileAuditSink, type AuditSink } from '../audit/sink.js';
 import { BrokerError } from '../core/errors.js';
 import type { Engine } from '../engine/engine.js';
@@ -8,6 +7,12 @@ import { decisionIdGenerator, engineDecisionDeps, openGrantStore } from '../engi
 import { brokerDirs } from '../platform/dirs.js';
 import { signalAgentTree } from '../relay/process-group.js';
 import { runAgent } from '../relay/run-agent.js';
+import { EXEC_EXIT, type DecisionOutputEvent, type ExecEvent } from '../exec/events.js';
+import { readMcpConfig } from '../exec/mcp-config.js';
+import { runExec } from '../exec/run.js';
+import { eventOfAudit } from '../exec/session-events.js';
+import { RunTally } from '../exec/tally.js';
+import { Terminals } from '../exec/terminals.js';
 import { whenDecisionsReady } from '../startup/deferred-loading.js';
 import { tuneJitForRelay } from '../startup/jit-tuning.js';
 import { LateGrantStore } from '../startup/late-grant-store.js';
@@ -15,45 +20,53 @@ import { startEngine } from '../startup/start-engine.js';
 import { approvalsChannel } from './approvals.js';
 import { single, type ParsedArgs } from './args.js';
 import { policySources } from './policy-sources.js';
-import { runHeadlessClient } from './exec-client.js';
 import { readPromptFile } from './preflight.js';
 
 /**
  * `acp-broker exec`: a headless run for CI. The agent is wrapped by the broker in non-interactive
- * mode and driven by a built-in client; agent text goes to stdout, decisions to stderr.
- * Exit 0 when the turn ends normally (`end_turn`), 1 otherwise, 2 for bad usage or policy.
+ * mode and driven by exec's SDK client (src/exec/), which carries out the fs and terminal calls the
+ * broker let through. Exit codes: EXEC_EXIT (src/exec/events.ts).
  */
 export async function execCommand(args: ParsedArgs): Promise<number> {
   if (args.agent.length === 0) throw new BrokerError('usage', 'missing the agent command: acp-broker exec --prompt TEXT -- AGENT_COMMAND [ARGS...]');
   const promptText = single(args, '--prompt');
   const promptFile = single(args, '--prompt-file');
   if ((promptText === undefined) === (promptFile === undefined)) throw new BrokerError('usage', 'give exactly one of --prompt TEXT or --prompt-file FILE');
-  const prompt = promptText ?? readPromptFile(promptFile!);
+  const prompt = promptText === '-' ? await readStdin() : promptText ?? readPromptFile(promptFile!);
+  const mcpConfig = single(args, '--mcp-config');
+  const mcpServers = mcpConfig === undefined ? [] : readMcpConfig(mcpConfig);
+  const maxDuration = single(args, '--max-duration');
   tuneJitForRelay();
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());
   const stderr = (s: string) => process.stderr.write(s);
   const dirs = brokerDirs();
   const starting = await startEngine(policySources(args, dirs), dirs, stderr, { watch: true });
-  if (!starting) return 2;
+  if (!starting) return EXEC_EXIT.usage;
   let engine: Engine | undefined;
-  // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
-  // with the agent's own start-up.
   const quiet = args.flags.has('--quiet');
+  const tally = new RunTally();
+  const consume = textConsumer({ quiet, stdout: (s) => process.stdout.write(s), stderr });
+  const emit = (event: ExecEvent) => { tally.see(event); consume(event); };
   const auditPath = single(args, '--audit') ?? join(dirs.state, 'audit.jsonl');
   // A CI run's record must exist: an audit file that cannot be opened fails the run before it starts.
   const fileSink = fileAuditSink(auditPath, (m) => stderr(`${m}\n`), undefined, { required: true });
   const audit: AuditSink = {
     write(event) {
       fileSink.write(event);
-      if (!quiet) stderr(`${describeDecision(event)}\n`);
+      const decision = eventOfAudit(event);
+      if (decision) emit(decision);
+      else if (event.event === 'unprompted' && !quiet) stderr(`acp-broker: unprompted ${event.kind} ${event.title ?? ''}\n`);
     },
     close: () => fileSink.close(),
   };
+  // Decisions wait for the parser, the layered policy and the grants store, all loading in parallel
+  // with the agent's own start-up.
   const grants = new LateGrantStore();
   const decisionsReady = whenDecisionsReady({
     engine: starting.ready, grants: openGrantStore(dirs, audit, stderr), attach: (ready, store) => { engine = ready; grants.attach(store); },
   });
-  const [command, ...agentArgs] = args.agent as [string, ...string[]];
+  const agentCommand = args.agent as [string, ...string[]];
+  const [command, ...agentArgs] = agentCommand;
   // With the approvals daemon, an ask waits for a human there until --timeout, then falls back.
   const approvals = await approvalsChannel(args, stderr);
   const timeout = Number(single(args, '--timeout') ?? EXEC_APPROVAL_TIMEOUT_S);
@@ -68,41 +81,56 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       ...(approvals ? { channels: [approvals], escalationTimeoutMs: timeout * 1000 } : {}),
     },
   });
+  const terminals = new Terminals({ cwd });
   // A signal ends the agent's whole process group first (as in `run`); exec then ends as a failed
-  // turn once the agent's exit is known. Without this the agent and its commands outlive exec.
+  // turn once the agent's exit is known, its terminals with it. Without this they outlive exec.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => signalAgentTree(session.child, signal));
   }
   // Everything the agent wrote has been relayed once its exit is known: the client then sees the
   // end of the stream, so a turn cut short (or an agent that never started) fails instead of waiting.
   void session.exitCode.then(() => brokerToClient.end());
-  const result = await runHeadlessClient({
-    toAgent: clientToBroker, fromAgent: brokerToClient, cwd, prompt,
-    onText: (text) => process.stdout.write(text),
-    onLog: (line) => { if (!quiet) stderr(`acp-broker: ${line}\n`); },
+  const code = await runExec({
+    toAgent: clientToBroker, fromAgent: brokerToClient, agentCommand, cwd, prompt, mcpServers, terminals,
+    ...(maxDuration !== undefined ? { maxDurationMs: Number(maxDuration) * 1000 } : {}),
+    agentExit: session.exitCode, startError: session.startError, signalAgent: (signal) => signalAgentTree(session.child, signal),
+    emit, tally,
   });
-  process.stdout.write('\n');
-  clientToBroker.end();
-  const agentCode = await session.exitCode;
   approvals?.close();
   await audit.close();
-  if (session.startError()) return 127; // the relay has said why
-  if (result.error) {
-    stderr(`acp-broker: ${result.error} (agent exit code ${agentCode})\n`);
-    return 1;
-  }
-  stderr(`acp-broker: turn ended: ${result.stopReason}\n`);
-  return result.stopReason === 'end_turn' ? 0 : 1;
+  return code;
+}
+
+/**
+ * Today's text output, until the renderers of src/exec/output take over: agent text on stdout,
+ * decisions and the run's end on stderr.
+ */
+function textConsumer(io: { quiet: boolean; stdout: (s: string) => void; stderr: (s: string) => void }): (event: ExecEvent) => void {
+  return (event) => {
+    switch (event.type) {
+      case 'text': io.stdout(event.text); break;
+      case 'session': if (!io.quiet) io.stderr(`acp-broker: session ${event.sessionId}\n`); break;
+      case 'decision': if (!io.quiet) io.stderr(`${describeDecision(event)}\n`); break;
+      case 'stop': io.stdout('\n'); io.stderr(`acp-broker: turn ended: ${event.stopReason}\n`); break;
+      case 'error': io.stdout('\n'); io.stderr(`acp-broker: ${event.message}\n`); break;
+      default: break;
+    }
+  };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** How long `exec` waits for an answer in the approvals daemon before the fallback, by default. */
 const EXEC_APPROVAL_TIMEOUT_S = 300;
 
-function describeDecision(event: AuditRecord): string {
-  if (event.event === 'unprompted') return `acp-broker: unprompted ${event.kind} ${event.title ?? ''}`;
-  const what = event.command ?? event.title ?? event.kind ?? '';
+function describeDecision(event: DecisionOutputEvent): string {
+  const what = event.command ?? event.title ?? event.kind ?? event.method;
   const source = event.source;
-  const by = !source ? '' : source.type === 'rule' ? `rule ${source.ruleId}` : source.type === 'grant' ? `grant ${source.grantId}`
+  const by = source.type === 'rule' ? `rule ${source.ruleId}` : source.type === 'grant' ? `grant ${source.grantId}`
     : source.type === 'fallback' ? `non-interactive fallback (${source.fallback})` : source.type;
-  return `acp-broker: ${(event.decision ?? '').toUpperCase().padEnd(9)} ${what}  [${by}] ${event.reason ?? ''}`;
+  return `acp-broker: ${event.decision.toUpperCase().padEnd(9)} ${what}  [${by}] ${event.reason ?? ''}`;
 }
