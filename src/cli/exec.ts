@@ -9,10 +9,8 @@ import { signalAgentTree } from '../relay/process-group.js';
 import { runAgent } from '../relay/run-agent.js';
 import { EXEC_EXIT, type DecisionOutputEvent, type ExecEvent } from '../exec/events.js';
 import { readMcpConfig } from '../exec/mcp-config.js';
-import { runExec } from '../exec/run.js';
 import { eventOfAudit } from '../exec/session-events.js';
 import { RunTally } from '../exec/tally.js';
-import { Terminals } from '../exec/terminals.js';
 import { whenDecisionsReady } from '../startup/deferred-loading.js';
 import { tuneJitForRelay } from '../startup/jit-tuning.js';
 import { LateGrantStore } from '../startup/late-grant-store.js';
@@ -81,6 +79,8 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       ...(approvals ? { channels: [approvals], escalationTimeoutMs: timeout * 1000 } : {}),
     },
   });
+  // The SDK client (zod and its schemas: ~250 ms) loads while the agent boots, not before its spawn.
+  const [{ runExec }, { Terminals }] = await Promise.all([import('../exec/run.js'), import('../exec/terminals.js')]);
   const terminals = new Terminals({ cwd });
   // A signal ends the agent's whole process group first (as in `run`); exec then ends as a failed
   // turn once the agent's exit is known, its terminals with it. Without this they outlive exec.
