@@ -1,6 +1,6 @@
 /**
  * `fs/read_text_file` and `fs/write_text_file`, carried out for the agent once the broker has let
- * them through. Paths must be absolute (the protocol says so, and a relative one would be resolved
+ * them through. A missing file reads as empty text (see readTextFile). Paths must be absolute (the protocol says so, and a relative one would be resolved
  * against exec's own cwd, which is not what the broker judged). A write lands where the broker
  * judged it: at the path with its links resolved as the kernel would (platform/canonicalize.ts),
  * atomically (a temporary file in the same directory, then a rename), missing parent directories
@@ -21,6 +21,10 @@ export async function readTextFile(params: { path: string; line?: number | null;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
+    // A file that does not exist yet reads as empty, as a new editor buffer would: gemini-cli
+    // (SDK 0.16.1) gets a JSON-RPC error as a plain object its not-found check cannot recognise,
+    // and would then refuse to create any new file (test/interop/README.md).
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
     throw fsError(path, error);
   }
   return sliceLines(text, params.line ?? undefined, params.limit ?? undefined);

@@ -30,8 +30,10 @@ describe('client fs', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('a missing file to read is Resource not found (-32002)', async () => {
-    await expect(readTextFile({ path: join(tempDir(), 'nope.txt') })).rejects.toMatchObject({ code: -32002 });
+  it('a missing file reads as empty text (a new buffer); a directory is an error', async () => {
+    const dir = tempDir();
+    expect(await readTextFile({ path: join(dir, 'nope.txt') })).toBe('');
+    await expect(readTextFile({ path: dir })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('is a directory') });
   });
 
   it('writes a new file, creating missing parent directories, and leaves no temporary file', async () => {
