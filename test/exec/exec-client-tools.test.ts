@@ -167,6 +167,20 @@ describe('exec run control', () => {
     expect(run.stderr).not.toMatch(/"code":-32000/);
   });
 
+  it('--max-duration: an agent that ends the turn on session/cancel is not killed, and the run still times out (124)', async () => {
+    const started = Date.now();
+    const run = await exec([{ op: 'hang' }], { extra: ['--max-duration', '0.5'] });
+    expect(run.code).toBe(124);
+    expect(run.stderr).toContain('--max-duration reached: the turn ended cancelled after session/cancel');
+    expect(Date.now() - started).toBeLessThan(CANCEL_GRACE_MS);
+  });
+
+  it('a --max-duration that is not a positive number is one line, exit 2', async () => {
+    const run = await exec([], { extra: ['--max-duration', 'soon'] });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe('acp-broker: --max-duration takes a number of seconds greater than 0, not `soon` (acp-broker --help shows the usage)');
+  });
+
   it(`--max-duration ends a deaf agent within the ${CANCEL_GRACE_MS / 1000} s grace period: exit 124, nothing left running`, async () => {
     const s = setup();
     const started = Date.now();
