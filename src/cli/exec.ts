@@ -111,8 +111,10 @@ function textConsumer(io: { quiet: boolean; stdout: (s: string) => void; stderr:
       case 'text': io.stdout(event.text); break;
       case 'session': if (!io.quiet) io.stderr(`acp-broker: session ${event.sessionId}\n`); break;
       case 'decision': if (!io.quiet) io.stderr(`${describeDecision(event)}\n`); break;
-      case 'stop': io.stdout('\n'); io.stderr(`acp-broker: turn ended: ${event.stopReason}\n`); break;
-      case 'error': io.stdout('\n'); io.stderr(`acp-broker: ${event.message}\n`); break;
+      case 'stop': io.stderr(`acp-broker: turn ended: ${event.stopReason}\n`); break;
+      case 'summary': io.stdout('\n'); break;
+      // The relay has already said why an agent could not start.
+      case 'error': if (event.code !== 'agent_start_failed') io.stderr(`acp-broker: ${event.message}\n`); break;
       default: break;
     }
   };

@@ -86,7 +86,7 @@ export async function runExec(input: ExecRunInput): Promise<number> {
     return { type: 'stopped', stopReason: answer.stopReason };
   };
 
-  let outcome: RunOutcome = await turn().catch((error: unknown): RunOutcome => (
+  const answered: RunOutcome = await turn().catch((error: unknown): RunOutcome => (
     connection.signal.aborted || isClosed(error)
       ? { type: 'failed', code: 'connection_closed', message: 'the agent closed the connection' }
       : { type: 'failed', code: 'turn_failed', message: describe(error) }));
@@ -96,6 +96,7 @@ export async function runExec(input: ExecRunInput): Promise<number> {
   input.toAgent.end();
   await input.terminals.closeAll();
   const agentCode = await input.agentExit;
+  let outcome = answered;
   const startError = input.startError();
   if (startError) outcome = { type: 'failed', code: 'agent_start_failed', message: `cannot start the agent \`${command}\`: ${startError.message}` };
   else if (deadline.timedOut()) {
@@ -104,9 +105,10 @@ export async function runExec(input: ExecRunInput): Promise<number> {
   } else if (outcome.type === 'failed' && outcome.code !== 'auth_required') {
     outcome = { ...outcome, message: `${outcome.message} (agent exit code ${agentCode})` };
   }
-  const stopReason = outcome.type === 'stopped' ? outcome.stopReason : null;
-  if (outcome.type === 'stopped') input.emit({ v: 1, time: now(), type: 'stop', stopReason: outcome.stopReason });
-  else input.emit({ v: 1, time: now(), type: 'error', code: outcome.code, message: outcome.message });
+  // A turn the agent answered has its stop reason, even when the run timed out meanwhile.
+  const stopReason = answered.type === 'stopped' ? answered.stopReason : null;
+  if (stopReason !== null) input.emit({ v: 1, time: now(), type: 'stop', stopReason });
+  if (outcome.type === 'failed') input.emit({ v: 1, time: now(), type: 'error', code: outcome.code, message: outcome.message });
   const exitCode = exitCodeOf(outcome);
   input.emit(input.tally.summary({ time: now(), exitCode, stopReason, durationMs: clock().getTime() - started }));
   return exitCode;
