@@ -30,9 +30,10 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const promptText = single(args, '--prompt');
   const promptFile = single(args, '--prompt-file');
   if ((promptText === undefined) === (promptFile === undefined)) throw new BrokerError('usage', 'give exactly one of --prompt TEXT or --prompt-file FILE');
-  const prompt = promptText === '-' ? await readStdin() : promptText ?? readPromptFile(promptFile!);
+  // A bad --mcp-config is a usage error before anything is read or started.
   const mcpConfig = single(args, '--mcp-config');
   const mcpServers = mcpConfig === undefined ? [] : readMcpConfig(mcpConfig);
+  const prompt = promptText === '-' ? await readStdin() : promptText ?? readPromptFile(promptFile!);
   const maxDuration = single(args, '--max-duration');
   tuneJitForRelay();
   const cwd = resolve(single(args, '--cwd') ?? process.cwd());

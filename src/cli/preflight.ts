@@ -8,7 +8,6 @@ import { resolve } from 'node:path';
 import { BrokerError } from '../core/errors.js';
 import { parseApprovalsMode } from '../escalation/approvals-mode.js';
 import { describeFsError } from '../platform/fs-errors.js';
-import { readMcpConfig } from '../exec/mcp-config.js';
 import { SUBCOMMANDS, single, type ParsedArgs } from './args.js';
 
 /** Throws a usage error for anything wrong with `args` or the environment. */
@@ -26,8 +25,6 @@ export function preflight(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env
     const promptFile = single(args, '--prompt-file');
     if (promptFile !== undefined) readPromptFile(promptFile);
     positiveNumber(args, '--max-duration', 'seconds');
-    const mcpConfig = single(args, '--mcp-config');
-    if (mcpConfig !== undefined) readMcpConfig(mcpConfig);
   }
 }
 
