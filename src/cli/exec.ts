@@ -80,14 +80,14 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
       ...(approvals ? { channels: [approvals], escalationTimeoutMs: timeout * 1000 } : {}),
     },
   });
-  // The SDK client (zod and its schemas: ~250 ms) loads while the agent boots, not before its spawn.
-  const [{ runExec }, { Terminals }] = await Promise.all([import('../exec/run.js'), import('../exec/terminals.js')]);
-  const terminals = new Terminals({ cwd });
   // A signal ends the agent's whole process group first (as in `run`); exec then ends as a failed
   // turn once the agent's exit is known, its terminals with it. Without this they outlive exec.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => signalAgentTree(session.child, signal));
   }
+  // The SDK client (zod and its schemas: ~250 ms) loads while the agent boots, not before its spawn.
+  const [{ runExec }, { Terminals }] = await Promise.all([import('../exec/run.js'), import('../exec/terminals.js')]);
+  const terminals = new Terminals({ cwd });
   // Everything the agent wrote has been relayed once its exit is known: the client then sees the
   // end of the stream, so a turn cut short (or an agent that never started) fails instead of waiting.
   void session.exitCode.then(() => brokerToClient.end());
