@@ -14,7 +14,7 @@ export interface ParsedArgs {
 /** Options that take a value; everything else starting with `--` is a flag. */
 export const VALUE_OPTIONS = new Set([
   '--policy', '--managed-policy', '--audit', '--timeout', '--cwd', '--prompt', '--prompt-file', '--project', '--port', '--grace-ms',
-  '--approvals', '--kind', '--path', '--url', '--agent', '--output-format', '--report',
+  '--approvals', '--kind', '--path', '--url', '--agent', '--output-format', '--report', '--max-duration', '--mcp-config',
 ]);
 export const FLAGS = new Set(['--non-interactive', '--json', '--help', '--version', '--no-desktop', '--quiet', '--no-web', '--always', '--print', '--force', '--fail-on-deny']);
 export const SUBCOMMANDS = ['run', 'exec', 'check', 'test', 'validate', 'grants', 'daemon', 'approvals', 'inbox', 'trust', 'init', 'policy', 'completion', 'help'] as const;

@@ -24,6 +24,7 @@ export function preflight(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env
     if (cwd !== undefined) directory(cwd, '--cwd');
     const promptFile = single(args, '--prompt-file');
     if (promptFile !== undefined) readPromptFile(promptFile);
+    positiveNumber(args, '--max-duration', 'seconds');
   }
 }
 

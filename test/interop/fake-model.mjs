@@ -239,11 +239,16 @@ function anthropicMessages(body, res, entry, defaultScript) {
   /** @type {any[]} content blocks of the reply */
   let content;
   let stopReason = "end_turn";
-  const wantTool = script.tool === "shell" ? "Bash" : "Write";
+  // claude-code-acp offers its client-backed tools (mcp__acp__Bash, mcp__acp__Write) instead of the
+  // built-in ones when the client offers terminal and fs (acp-broker exec does).
+  const builtIn = script.tool === "shell" ? "Bash" : "Write";
+  const wantTool = toolNames.includes(builtIn) ? builtIn : `mcp__acp__${builtIn}`;
   if (!hasToolResult && toolNames.includes(wantTool) && last?.role === "user") {
     const input =
       script.tool === "shell"
-        ? { command: script.command, description: script.description ?? "Run the requested command" }
+        ? { command: script.command, description: script.description ?? "Run the requested command",
+          // mcp__acp__Bash requires its timeout (ms)
+          ...(wantTool === builtIn ? {} : { timeout: 120000 }) }
         : { file_path: editPath(script), content: script.content };
     content = [
       { type: "text", text: PRELUDE_TEXT },

@@ -1,9 +1,11 @@
-import type { AuditEvent } from '../../audit/event.js';
-import { maskEvent, maskText } from '../../audit/mask.js';
-import { EXEC_EXIT, type DecisionOutputEvent, type ExecEvent, type ToolCallEvent } from '../events.js';
-
-// From what exec sees today to ExecEvents: an audit event to a decision event, an ACP
-// `session/update` to text, thought, tool-call and plan events. Both mask as the audit log does.
+/**
+ * What exec reports of the agent's `session/update`s and of the broker's audit records: each turned
+ * into its `ExecEvent` (events.ts), masked as the audit log is (the docs promise it). Pure: the time
+ * is given.
+ */
+import type { AuditEvent } from '../audit/event.js';
+import { maskEvent, maskText } from '../audit/mask.js';
+import type { DecisionOutputEvent, ExecEvent, ToolCallEvent } from './events.js';
 
 /** A decision's audit event as its exec event, masked; other audit events (modes, problems) have none. */
 export function decisionFromAudit(event: AuditEvent): DecisionOutputEvent | undefined {
@@ -68,28 +70,4 @@ export function eventsFromUpdate(update: unknown, time: string): ExecEvent[] {
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
-/** `session/new` answered: the session event, with the agent's `agentInfo` when it is well-formed. */
-export function sessionEvent(sessionId: string, agentInfo: unknown, time: string): ExecEvent {
-  const info = agentInfo as { name?: unknown; version?: unknown } | undefined;
-  const agent = typeof info?.name === 'string'
-    ? { agent: { name: info.name, ...(typeof info.version === 'string' ? { version: info.version } : {}) } } : {};
-  return { v: 1, type: 'session', time, sessionId, ...agent };
-}
-
-/**
- * How today's headless client ended, as events and the run's own exit code: the stop reason
- * (`end_turn` is the only success), or the error that ended the turn.
- */
-export function endOfTurn(result: { stopReason: string | undefined; error: string | undefined }, agentExitCode: number, time: string): { events: ExecEvent[]; exitCode: number } {
-  if (result.error !== undefined || result.stopReason === undefined) {
-    const error = result.error ?? 'the agent ended the turn without a stop reason';
-    const code = error.startsWith('the agent closed the connection') ? 'connection_closed' : 'turn_failed';
-    return { events: [{ v: 1, type: 'error', time, code, message: `${error} (agent exit code ${agentExitCode})` }], exitCode: EXEC_EXIT.turnFailed };
-  }
-  return {
-    events: [{ v: 1, type: 'stop', time, stopReason: result.stopReason }],
-    exitCode: result.stopReason === 'end_turn' ? EXEC_EXIT.success : EXEC_EXIT.turnFailed,
-  };
 }

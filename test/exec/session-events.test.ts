@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DecisionEvent } from '../../../src/audit/event.js';
-import { decisionFromAudit, endOfTurn, eventsFromUpdate, sessionEvent } from '../../../src/exec/output/adapt.js';
+import type { DecisionEvent } from '../../src/audit/event.js';
+import { exitCodeOf } from '../../src/exec/outcome.js';
+import { decisionFromAudit, eventsFromUpdate } from '../../src/exec/session-events.js';
 
 // What exec sees today (audit events, ACP session/update notifications, the client's result) as ExecEvents.
 const T = '2026-12-01T18:00:00.000Z';
@@ -46,17 +47,13 @@ describe('exec events from what exec sees today', () => {
     expect((event as { title: string }).title).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
   });
 
-  it('the session, with the agent\'s info when well-formed', () => {
-    expect(sessionEvent('s', { name: 'n', version: '1' }, T)).toEqual({ v: 1, type: 'session', time: T, sessionId: 's', agent: { name: 'n', version: '1' } });
-    expect(sessionEvent('s', { version: 1 }, T)).toEqual({ v: 1, type: 'session', time: T, sessionId: 's' });
-  });
-
-  it('the end of the turn: end_turn is 0, another stop reason 1, a closed connection or failed prompt 1 with an error event', () => {
-    expect(endOfTurn({ stopReason: 'end_turn', error: undefined }, 0, T)).toEqual({ events: [{ v: 1, type: 'stop', time: T, stopReason: 'end_turn' }], exitCode: 0 });
-    expect(endOfTurn({ stopReason: 'refusal', error: undefined }, 0, T).exitCode).toBe(1);
-    expect(endOfTurn({ stopReason: undefined, error: 'the agent closed the connection' }, 3, T)).toEqual({
-      events: [{ v: 1, type: 'error', time: T, code: 'connection_closed', message: 'the agent closed the connection (agent exit code 3)' }], exitCode: 1 });
-    expect(endOfTurn({ stopReason: undefined, error: 'session/prompt failed: {}' }, 0, T).events[0]).toMatchObject({ code: 'turn_failed' });
-    expect(endOfTurn({ stopReason: undefined, error: undefined }, 0, T).events[0]).toMatchObject({ code: 'turn_failed', message: 'the agent ended the turn without a stop reason (agent exit code 0)' });
+  it('how a run ended gives its exit code: end_turn 0, another stop reason or a failed turn 1, timed out 124, no agent 127', () => {
+    expect(exitCodeOf({ type: 'stopped', stopReason: 'end_turn' })).toBe(0);
+    expect(exitCodeOf({ type: 'stopped', stopReason: 'refusal' })).toBe(1);
+    expect(exitCodeOf({ type: 'failed', code: 'turn_failed', message: '' })).toBe(1);
+    expect(exitCodeOf({ type: 'failed', code: 'connection_closed', message: '' })).toBe(1);
+    expect(exitCodeOf({ type: 'failed', code: 'timed_out', message: '' })).toBe(124);
+    expect(exitCodeOf({ type: 'failed', code: 'agent_start_failed', message: '' })).toBe(127);
+    expect(exitCodeOf({ type: 'failed', code: 'auth_required', message: '' })).toBe(127);
   });
 });
