@@ -6,18 +6,22 @@
  * Twice: a first start (new state dir: the policy is validated before the agent starts, no early
  * spawn) and a start with a policy seen before (early spawn and the loading gate apply).
  *
- *   node bench/tricks.mjs [--rounds N] [--only decisions,batched,per-message] [--json]
+ *   node bench/tricks.mjs [--rounds N] [--only decisions,batched,per-message] [--warm] [--json]
+ *
+ * --warm: the warm case instead (`go` 2.5 s after `session/new`, after one decided request): what a
+ * trick buys when the broker had time to itself.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENTS, CLI, finish, generatePolicy, lineWaiter, median, ROOT, start } from './lib.mjs';
-import { decisionsOnce, streamOnce } from './sessions.mjs';
+import { decisionsOnce, streamOnce, WARM_DELAY_MS } from './sessions.mjs';
 
 const argv = process.argv.slice(2);
 const ROUNDS = argv.includes('--rounds') ? Number(argv[argv.indexOf('--rounds') + 1]) : 5;
 const ONLY = argv.includes('--only') ? new Set(argv[argv.indexOf('--only') + 1].split(',')) : undefined;
 const N = 5000;
+const MODE = argv.includes('--warm') ? 'warm' : 'cold';
 const NODE = process.execPath;
 const work = mkdtempSync(join(tmpdir(), 'acp-broker-tricks-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -51,9 +55,9 @@ const SEEN_OFF = [['seen before, all tricks', ''], ['seen before, no rehearsal',
 
 const figures = {
   decisions: { floor: () => floor(RPC, ['--answer-permissions']), broker: (off, home) => broker(RPC, off, home),
-    once: (target, kind) => decisionsOnce(target, N, false, 'cold', 0, { marks: 500, onMarks: (m) => curves[kind]?.push(m) }) },
-  batched: { floor: () => floor(STREAM), broker: (off, home) => broker(STREAM, off, home), once: (t) => streamOnce(t, { WRITES: 'batched' }, 'cold', 0) },
-  'per-message': { floor: () => floor(STREAM), broker: (off, home) => broker(STREAM, off, home), once: (t) => streamOnce(t, { WRITES: 'per-message' }, 'cold', 0) },
+    once: (target, kind) => decisionsOnce(target, N, false, MODE, WARM_DELAY_MS, { marks: 500, onMarks: (m) => curves[kind]?.push(m) }) },
+  batched: { floor: () => floor(STREAM), broker: (off, home) => broker(STREAM, off, home), once: (t) => streamOnce(t, { WRITES: 'batched' }, MODE, WARM_DELAY_MS) },
+  'per-message': { floor: () => floor(STREAM), broker: (off, home) => broker(STREAM, off, home), once: (t) => streamOnce(t, { WRITES: 'per-message' }, MODE, WARM_DELAY_MS) },
 };
 const curves = {};
 
@@ -78,7 +82,7 @@ async function main() {
     }
     process.stderr.write(`round ${r + 1}/${ROUNDS} done\n`);
   }
-  const result = { rounds: ROUNDS, loadAtStart: load, loadAtEnd: os.loadavg()[0], rows: [] };
+  const result = { mode: MODE, rounds: ROUNDS, loadAtStart: load, loadAtEnd: os.loadavg()[0], rows: [] };
   for (const name of names) {
     const [figure, variant] = name.split(' | ');
     const floorTimes = times[`${figure} | floor`];
@@ -88,7 +92,7 @@ async function main() {
       range: [Math.min(...ratios), Math.max(...ratios)], ...(curve ? { usPerCallBy500: curve } : {}) });
   }
   if (argv.includes('--json')) { process.stdout.write(`${JSON.stringify(result, null, 2)}\n`); return; }
-  process.stdout.write(`${ROUNDS} rounds, load ${load.toFixed(1)} → ${result.loadAtEnd.toFixed(1)}\n\n| figure | variant | median | over the floor (rounds) |\n|---|---|---|---|\n`);
+  process.stdout.write(`${MODE}, ${ROUNDS} rounds, load ${load.toFixed(1)} → ${result.loadAtEnd.toFixed(1)}\n\n| figure | variant | median | over the floor (rounds) |\n|---|---|---|---|\n`);
   for (const row of result.rows) {
     process.stdout.write(`| ${row.figure} | ${row.variant} | ${row.ms.toFixed(0)} ms | ${row.variant === 'floor' ? '—' : `×${row.overFloor.toFixed(2)} (×${row.range[0].toFixed(2)}–×${row.range[1].toFixed(2)})`} |\n`);
   }
