@@ -42,7 +42,7 @@ interface LayerEntry {
   readonly extends: readonly ExtendedEntry[];
   /** Its errors and those of what it extends (warnings are `validate`'s). */
   readonly problems: readonly Diagnostic[];
-  /** Bundled default when `extended`: the layer files whose chain includes it. */
+  /** Bundled default: the layer files whose chain includes it (when not in force: those that do not load). */
   readonly extendedBy?: readonly string[];
   /** Project layer only. */
   readonly trust?: TrustStatus;
@@ -93,11 +93,12 @@ function describeLayers(args: ParsedArgs, dirs: BrokerDirs, sources: readonly Po
   for (const s of users) entries.push(fileEntry(s.file === bundled ? 'bundled' : 'user', s.file, shell));
   const project = projectEntry(join(cwd, ...PROJECT_POLICY_PATH), new TrustFile(dirs.config), shell);
   if (!users.some((s) => s.file === bundled)) {
-    // Not a layer of its own: in force only through the `extends` of a file that is.
-    const extendedBy = [...entries, project].filter((e) => e.extends.some((x) => x.file === bundled)).map((e) => e.file);
-    entries.push(extendedBy.length > 0
-      ? { ...absent('bundled', bundled), state: 'extended', rules: bundledRuleCount(bundled), extendedBy }
-      : { ...absent('bundled', bundled), state: 'not-in-force' });
+    // Not a layer of its own: in force only through the `extends` of a file that is, and loads.
+    const extending = [...entries, project].filter((e) => e.extends.some((x) => x.file === bundled));
+    const loads = (e: LayerEntry) => e.rules !== null && e.problems.length === 0;
+    entries.push(extending.some(loads)
+      ? { ...absent('bundled', bundled), state: 'extended', rules: bundledRuleCount(bundled), extendedBy: extending.filter(loads).map((e) => e.file) }
+      : { ...absent('bundled', bundled), state: 'not-in-force', ...(extending.length > 0 ? { extendedBy: extending.map((e) => e.file) } : {}) });
   }
   entries.push(project);
   return entries;
@@ -177,7 +178,9 @@ function describeState(entry: LayerEntry): string {
   const rules = (n: number | null) => (n === null ? 'does not load' : `${n} rule${n === 1 ? '' : 's'}`);
   switch (entry.state) {
     case 'absent': return entry.layer === 'user' ? 'not present (the bundled default is used)' : 'not present';
-    case 'not-in-force': return 'not in force: the user policy replaces it (`extends: [default]` builds on it instead)';
+    case 'not-in-force': return entry.extendedBy
+      ? `not in force: ${entry.extendedBy.join(', ')}, which extends it, does not load`
+      : 'not in force: the user policy replaces it (`extends: [default]` builds on it instead)';
     case 'extended': return `${rules(entry.rules)}, in force through the \`extends\` of ${entry.extendedBy?.join(', ')}`;
     case 'in-force': break;
     default: { const never: never = entry.state; return never; }

@@ -135,6 +135,8 @@ effective:
     expect(r.stdout).toContain(`  user     ${home}/policy.yaml: does not load
            extends default: ${bundled.rules.length} rules (${BUNDLED})
       ${home}/policy.yaml:2:20: error: cannot read \`./gone.yaml\` (${home}/gone.yaml), which this policy extends: no such file or directory
+        hint: fix the path (relative to this file) or remove the entry; a policy is never used without what it extends
+  bundled  ${BUNDLED}: not in force: ${home}/policy.yaml, which extends it, does not load
 `);
     expect(r.stdout).toContain('effective: none');
   });
