@@ -8,6 +8,7 @@ import { assembleEngine, loadShellAnalyzer } from '../engine/engine.js';
 import { readPolicyFile, type PolicySource } from '../engine/read-policy.js';
 import { brokerDirs, packagePath, type BrokerDirs } from '../platform/dirs.js';
 import { formatDiagnostic, hasErrors, type Diagnostic } from '../policy/diagnostics.js';
+import { extendedFileOf, type ExtendedFile } from '../policy/extends.js';
 import { loadPolicyText } from '../policy/load.js';
 import { PROJECT_POLICY_PATH, trustStatus, type TrustStatus } from '../policy/trust.js';
 import { nonInteractiveFallback, type PolicySet } from '../policy/types.js';
@@ -25,6 +26,8 @@ interface ExtendedEntry {
   readonly file: string;
   /** Its own rules; null when it does not load. */
   readonly rules: number | null;
+  /** The chain file that extends it, when that is not the layer file itself. */
+  readonly via?: string;
 }
 
 /** One file of a layer, as `policy show` reports it. */
@@ -112,23 +115,39 @@ function absent(layer: LayerEntry['layer'], file: string): LayerEntry {
 function fileEntry(layer: LayerEntry['layer'], file: string, shell: ShellAnalyzer): LayerEntry {
   const read = readPolicyFile(file);
   if ('diagnostic' in read) return { layer, file, state: 'in-force', rules: null, extends: [], problems: [read.diagnostic] };
-  return compiledEntry(layer, file, compilePolicy({ source: { file, layer: layer === 'bundled' ? 'user' : layer }, text: read.text }, shell));
+  return compiledEntry(layer, file, read.text, compilePolicy({ source: { file, layer: layer === 'bundled' ? 'user' : layer }, text: read.text }, shell));
 }
 
-function compiledEntry(layer: LayerEntry['layer'], file: string, compiled: CompiledPolicy): LayerEntry {
+function compiledEntry(layer: LayerEntry['layer'], file: string, text: string, compiled: CompiledPolicy): LayerEntry {
   const problems = compiled.diagnostics.filter((d) => d.severity === 'error');
   const own = compiled.files?.find((f) => f.file === file);
-  return { layer, file, state: 'in-force', rules: own?.rules.length ?? null, extends: extendedEntries(compiled), problems };
+  return { layer, file, state: 'in-force', rules: own?.rules.length ?? null, extends: extendedEntries(file, text, compiled), problems };
 }
 
 /**
- * The chain's other files with their own rule counts. When the chain loaded, in its combined order;
- * when it did not, every file that was read, each counted on its own (null if it does not parse).
+ * The chain's other files with their own rule counts and who extends them. When the chain loaded,
+ * in its combined order; when it did not, every file that was read, each counted on its own.
  */
-function extendedEntries(compiled: CompiledPolicy): ExtendedEntry[] {
-  const root = compiled.files?.at(-1)?.file;
-  if (compiled.files) return compiled.files.filter((f) => f.file !== root).map((f) => ({ name: nameOf(f.file), file: f.file, rules: f.rules.length }));
-  return compiled.extended.map(({ file, text }) => ({ name: nameOf(file), file, rules: ownRuleCount(file, text) }));
+function extendedEntries(root: string, rootText: string, compiled: CompiledPolicy): ExtendedEntry[] {
+  const parents = extendingFiles(root, rootText, compiled.extended);
+  const entry = (file: string, rules: number | null): ExtendedEntry => {
+    const parent = parents.get(file);
+    return { name: nameOf(file), file, rules, ...(parent !== undefined && parent !== root ? { via: parent } : {}) };
+  };
+  if (compiled.files) return compiled.files.filter((f) => f.file !== root).map((f) => entry(f.file, f.rules.length));
+  return compiled.extended.map(({ file, text }) => entry(file, ownRuleCount(file, text)));
+}
+
+/** For each extended file, the first file of the chain (in loading order) whose `extends` names it. */
+function extendingFiles(root: string, rootText: string, extended: readonly ExtendedFile[]): Map<string, string> {
+  const parents = new Map<string, string>();
+  for (const { file, text } of [{ file: root, text: rootText }, ...extended]) {
+    for (const ref of loadPolicyText(text, file, 'user').extends) {
+      const target = extendedFileOf(ref.name, file, diskExtendsIo);
+      if (target !== undefined && target !== root && !parents.has(target)) parents.set(target, file);
+    }
+  }
+  return parents;
 }
 
 function ownRuleCount(file: string, text: string): number | null {
@@ -155,7 +174,7 @@ function projectEntry(file: string, trust: TrustFile, shell: ShellAnalyzer): Lay
   const status = trustStatus(trust.read(), file, read.text);
   // As the policy manager applies it: every allow rule of the project's chain waits for trust.
   const allows = status === 'trusted' ? [] : (compiled.files ?? []).flatMap((f) => f.rules).filter((r) => r.decision === 'allow').map((r) => r.id);
-  return { ...compiledEntry('project', file, compiled), trust: status, ignoredAllowRules: allows };
+  return { ...compiledEntry('project', file, read.text, compiled), trust: status, ignoredAllowRules: allows };
 }
 
 function effectiveOf(policy: PolicySet, cwd: string): Effective {
@@ -197,7 +216,7 @@ function render(cwd: string, layers: readonly LayerEntry[], effective: Effective
     lines.push(`  ${entry.layer.padEnd(8)} ${entry.file}: ${describeState(entry)}`);
     for (const x of entry.extends) {
       const count = x.rules === null ? 'does not load' : `${x.rules} rule${x.rules === 1 ? '' : 's'}`;
-      lines.push(`           extends ${x.name}: ${count}${x.name === x.file ? '' : ` (${x.file})`}`);
+      lines.push(`           extends ${x.name}: ${count}${x.name === x.file ? '' : ` (${x.file})`}${x.via === undefined ? '' : `, through ${nameOf(x.via)}`}`);
     }
     for (const problem of entry.problems) lines.push(...formatDiagnostic(problem).split('\n').map((l) => `      ${l}`));
   }

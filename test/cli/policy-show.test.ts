@@ -84,7 +84,7 @@ ${places(home)}`;
 layers (for every part of a call the strictest answer wins):
   managed  ${SYSTEM}: not present
   user     ${home}/policy.yaml: 1 rule
-           extends default: ${bundled.rules.length} rules (${BUNDLED})
+           extends default: ${bundled.rules.length} rules (${BUNDLED}), through ${team}
            extends ${team}: 2 rules
   bundled  ${BUNDLED}: ${bundled.rules.length} rules, in force through the \`extends\` of ${home}/policy.yaml
   project  ${project}/.acp-broker/policy.yaml: not present
@@ -101,7 +101,7 @@ ${places(home)}`;
     const report = JSON.parse(show(home, project, ['--json']).stdout);
     expect(report.layers.slice(1, 3)).toEqual([
       { layer: 'user', file: join(home, 'policy.yaml'), state: 'in-force', rules: 1, problems: [],
-        extends: [{ name: 'default', file: BUNDLED, rules: bundled.rules.length }, { name: team, file: team, rules: 2 }] },
+        extends: [{ name: 'default', file: BUNDLED, rules: bundled.rules.length, via: team }, { name: team, file: team, rules: 2 }] },
       { layer: 'bundled', file: BUNDLED, state: 'extended', rules: bundled.rules.length, extends: [], problems: [], extendedBy: [join(home, 'policy.yaml')] },
     ]);
     expect(report.effective).toMatchObject({ default: 'ask', nonInteractive: 'deny', grantScope: 'global' });
