@@ -24,7 +24,7 @@ export function initCommand(args: ParsedArgs, io: Io): number {
   try {
     mkdirParents(dirname(file));
     // `wx`: the existence check and the write are one step, so nothing written meanwhile is lost.
-    writeFileSync(file, starterPolicy(layer), { flag: args.flags.has('--force') ? 'w' : 'wx' });
+    writeFileSync(file, starterPolicy(layer, dirname(file)), { flag: args.flags.has('--force') ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       io.stderr(`acp-broker: ${file} already exists; nothing was written (--force replaces it)\n`);

@@ -1,21 +1,18 @@
-import { packagePath } from '../platform/dirs.js';
-
-// TODO(issue 17): import the reference from src/policy/schema-ref.ts (the policy side of issue 17
-// exports it there with the JSON Schema) and drop this constant.
-/** Where editors find the policy JSON Schema: the copy shipped in the package. */
-export const POLICY_SCHEMA_REF = packagePath('schema', 'policy.schema.json');
+import { schemaLineFor } from '../policy/schema-ref.js';
 
 /**
  * What `acp-broker init` writes: a policy that adds to the bundled default, with the rules most
- * people add first shown commented out. Every example in it is checked by test/cli/init.test.ts.
+ * people add first shown commented out, under the schema line editors complete its keys from.
+ * Every example in it is checked by test/cli/init.test.ts.
  */
-export function starterPolicy(layer: 'user' | 'project', schemaRef: string = POLICY_SCHEMA_REF): string {
+export function starterPolicy(layer: 'user' | 'project', fileDir: string): string {
   const intro = layer === 'user'
     ? ['# Your acp-broker policy: it applies to every project, on top of the bundled default.']
     : ['# This project\'s acp-broker policy. It only counts once you trust it (`acp-broker trust DIR`),',
       '# and then again only after any change is trusted; until then it may only tighten.'];
   return `${[
-    `# yaml-language-server: $schema=${schemaRef}`,
+    // The JSON Schema for editors, as a path that holds from where the file is written.
+    schemaLineFor(fileDir),
     ...intro,
     '# `extends: [default]` keeps the bundled default (project reads and the usual tests allowed,',
     '# secrets and destructive commands denied, everything else asks); your rules add to it, and',

@@ -103,9 +103,19 @@ export function loadPolicyChain(root: { file: string; text: string; layer: Layer
   return { files: duplicates.length > 0 ? undefined : files.map((f) => f.policy), diagnostics, extended };
 }
 
+/** Whether an `extends` entry names a file (a `/` or a YAML extension) rather than a bundled policy. */
+function namesAPath(name: string): boolean {
+  return /[/\\]/.test(name) || /\.ya?ml$/i.test(name);
+}
+
+/** The file an `extends` entry of `from` names, as resolution reads it; undefined for an unknown bundled name. */
+export function extendedFileOf(name: string, from: string, io: ExtendsIo): string | undefined {
+  if (namesAPath(name)) return resolve(dirname(from), name);
+  return io.bundled.includes(name) ? io.bundledFile(name) : undefined;
+}
+
 function resolveRef(ref: ExtendsRef, from: string, layer: Layer, io: ExtendsIo): { file: string; namespace: string } | { problem: Diagnostic } {
-  const isPath = /[/\\]/.test(ref.name) || /\.ya?ml$/i.test(ref.name);
-  if (!isPath) {
+  if (!namesAPath(ref.name)) {
     if (io.bundled.includes(ref.name)) return { file: io.bundledFile(ref.name), namespace: ref.name };
     const guess = didYouMean(ref.name, io.bundled);
     return { problem: problem(ref.location, `\`extends\`: there is no bundled policy \`${ref.name}\``,
@@ -115,7 +125,7 @@ function resolveRef(ref: ExtendsRef, from: string, layer: Layer, io: ExtendsIo):
     return { problem: problem(ref.location, `\`extends\`: a project policy may extend only bundled policies (${io.bundled.join(', ')}), not \`${ref.name}\``,
       '`acp-broker trust` vouches for this file\'s text, not for another file: copy the rules in, or extend that file from your user policy') };
   }
-  const file = resolve(dirname(from), ref.name);
+  const file = extendedFileOf(ref.name, from, io)!;
   return { file, namespace: basename(file).replace(/\.ya?ml$/i, '').replace(/[^A-Za-z0-9_.-]/g, '-') || 'extended' };
 }
 

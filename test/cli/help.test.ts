@@ -53,6 +53,17 @@ describe('help', () => {
     expect([...VALUE_OPTIONS, ...FLAGS].filter((o) => !documented.has(o))).toEqual([]);
   });
 
+  it('the policy commands\' help says what lint warns about and how `extends` takes part', () => {
+    const validate = cli(['validate', '--help']).stdout;
+    expect(validate).toContain('\nLint warnings (exit 0), each with a fix: path patterns that never match (`**.env`, `$workspace/x`\n');
+    expect(validate).toContain('A file is checked with the policies it `extends`;\nan error in any of them is an error.');
+    expect(validate).toContain('\nExit codes: 0 no error (warnings allowed); 1 an error\n');
+    const check = cli(['check', '--help']).stdout;
+    expect(check).toContain('\nA policy is loaded with the policies it `extends`; their rules are named with a prefix (default:destructive).\n');
+    expect(check).toContain('\ncheck does not lint: `acp-broker validate` warns about rules that can never match.\n');
+    expect(cli(['policy', '--help']).stdout).toContain('under each file\nthe policies it `extends` with theirs, and whether the bundled default is in force;');
+  });
+
   it('exec\'s help lists its options and every exit code', () => {
     const r = cli(['exec', '--help']);
     for (const option of ['--output-format FORMAT', '--report FILE', '--fail-on-deny', '--prompt TEXT', '--max-duration SECONDS', '--mcp-config FILE', '--prompt-file FILE', '--cwd DIR']) {

@@ -1,18 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { POLICY_SCHEMA_REF, starterPolicy } from '../../src/cli/starter-policy.js';
-import { loadPolicyText } from '../../src/policy/load.js';
-import { CLI, tempDir } from '../helpers/cli.js';
+import { starterPolicy } from '../../src/cli/starter-policy.js';
+import { CLI, ROOT, tempDir } from '../helpers/cli.js';
 
 function cli(args: string[], home: string, cwd?: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, env: { ...process.env, ACP_BROKER_HOME: home } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-
-/** Whether this branch's loader reads `extends` (the policy side of issue 17 adds it). */
-const extendsSupported = loadPolicyText('version: 1\nextends: [default]\nrules: []\n', 'probe.yaml', 'user').diagnostics.length === 0;
 
 /** The starter with its commented rules switched on. */
 function uncommented(text: string): string {
@@ -30,8 +26,11 @@ describe('acp-broker init', () => {
       stdout: `wrote ${file} (user policy; extends the bundled default)\nNext: uncomment the rules you want, then try one: acp-broker check -- npm test\n`,
     });
     const text = readFileSync(file, 'utf8');
-    expect(text).toBe(starterPolicy('user'));
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${POLICY_SCHEMA_REF}`);
+    expect(text).toBe(starterPolicy('user', home));
+    // Outside the package, the schema line names the installed schema by its absolute path.
+    const schema = join(ROOT, 'schema', 'policy.schema.json');
+    expect(existsSync(schema)).toBe(true);
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${schema}`);
     expect(text).toMatch(/\nversion: 1\nextends: \[default\]\n/);
   });
 
@@ -42,7 +41,7 @@ describe('acp-broker init', () => {
     expect(cli(['init'], home)).toEqual({ code: 1, stdout: '', stderr: `acp-broker: ${file} already exists; nothing was written (--force replaces it)\n` });
     expect(readFileSync(file, 'utf8')).toBe('mine\n');
     expect(cli(['init', '--force'], home).code).toBe(0);
-    expect(readFileSync(file, 'utf8')).toBe(starterPolicy('user'));
+    expect(readFileSync(file, 'utf8')).toBe(starterPolicy('user', home));
   });
 
   it('--project DIR writes DIR/.acp-broker/policy.yaml and names `acp-broker trust DIR`; --project alone means here', () => {
@@ -53,11 +52,11 @@ describe('acp-broker init', () => {
       code: 0, stderr: '',
       stdout: `wrote ${file} (project policy; extends the bundled default)\nNext: review it, then trust it so its allow rules count: acp-broker trust ${project}\nTry a command against it: acp-broker check --cwd ${project} -- npm test\n`,
     });
-    expect(readFileSync(file, 'utf8')).toBe(starterPolicy('project'));
+    expect(readFileSync(file, 'utf8')).toBe(starterPolicy('project', join(project, '.acp-broker')));
     expect(existsSync(join(home, 'policy.yaml'))).toBe(false);
     const here = tempDir('acp-broker-init-here-');
     expect(cli(['init', '--project', '--force'], home, here).code).toBe(0);
-    expect(readFileSync(join(here, '.acp-broker', 'policy.yaml'), 'utf8')).toBe(starterPolicy('project'));
+    expect(readFileSync(join(here, '.acp-broker', 'policy.yaml'), 'utf8')).toBe(starterPolicy('project', join(here, '.acp-broker')));
   });
 
   it('mistakes: a --project that is no directory, a stray argument (exit 2, nothing written)', () => {
@@ -75,20 +74,23 @@ describe('acp-broker init', () => {
   it('the commented rules are valid and their examples hold once uncommented (checked without `extends`)', () => {
     const dir = tempDir('acp-broker-init-rules-');
     const file = join(dir, 'rules.yaml');
-    writeFileSync(file, uncommented(starterPolicy('user')).replace('extends: [default]\n', ''));
+    writeFileSync(file, uncommented(starterPolicy('user', dir)).replace('extends: [default]\n', ''));
     expect(cli(['validate', file], dir)).toMatchObject({ code: 0, stdout: '' });
     expect(cli(['test', file], dir)).toMatchObject({ code: 0, stdout: '5 passed, 0 failed\n' });
   });
 
-  it.skipIf(!extendsSupported)('the starter, as written and uncommented, loads with `extends` (needs the policy side of issue 17)', () => {
+  it('the starter, as written and uncommented, loads and validates; the extended default still denies through it', () => {
     const home = tempDir('acp-broker-init-');
-    mkdirSync(home, { recursive: true });
     expect(cli(['init'], home).code).toBe(0);
-    expect(cli(['validate'], home).code).toBe(0);
-    writeFileSync(join(home, 'policy.yaml'), uncommented(starterPolicy('user')));
-    expect(cli(['validate'], home).code).toBe(0);
+    const valid = cli(['validate'], home);
+    expect([valid.code, valid.stdout]).toEqual([0, '']);
+    expect(valid.stderr).toMatch(new RegExp(`^${join(home, 'policy.yaml')}: ok \\(0 rules \\+ \\d+ from the policies it extends\\)\n0 error\\(s\\), 0 warning\\(s\\)\n$`));
+    const force = cli(['check', '--', 'git', 'push', '--force', 'origin', 'main'], home);
+    expect(force.code).toBe(1);
+    expect(force.stdout).toMatch(/^decision: DENY\nreason: {3}rule default:destructive denies git push --force origin main:/);
+    writeFileSync(join(home, 'policy.yaml'), uncommented(starterPolicy('user', home)));
+    expect(cli(['validate'], home)).toMatchObject({ code: 0, stdout: '' });
     expect(cli(['check', '--', 'pytest', '-q'], home).code).toBe(0);
-    // The bundled default still denies through the user policy.
     expect(cli(['check', '--', 'git', 'push', '--force', 'origin', 'main'], home).code).toBe(1);
   });
 });

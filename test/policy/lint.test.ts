@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../src/policy/diagnostics.js';
 import { lintPolicy } from '../../src/policy/lint.js';
 import { loadPolicyText } from '../../src/policy/load.js';
+import { CLI, ROOT, tempDir } from '../helpers/cli.js';
 
 /** The warnings `validate` adds for a valid policy, formatted as it prints them. */
 function lint(lines: string[]): string[] {
@@ -98,5 +102,17 @@ describe('lint: a rule shadowed by an earlier broader rule of the same decision,
     for (const [broad, narrow] of [['src/**', 'srcx/a'], ['src/**', '~/src/a'], ['src/*/**', 'src/a/b'], ['src/**', 'src/../etc/x'], ['/etc/**', 'etc/x']]) {
       expect(lint(['version: 1', 'rules:', ...rule('a', 'allow', `{ paths: ["${broad}"] }`), ...rule('b', 'allow', `{ paths: ["${narrow}"] }`)]), `${broad} / ${narrow}`).toEqual([]);
     }
+  });
+});
+
+describe('lint: the policies we ship are clean', () => {
+  it('`validate` on every bundled policy and every examples/**/*.yaml policy: no error, no warning', () => {
+    const examples = readdirSync(join(ROOT, 'examples'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml')).map((f) => join(ROOT, 'examples', f));
+    const bundled = readdirSync(join(ROOT, 'policies')).filter((f) => f.endsWith('.yaml')).map((f) => join(ROOT, 'policies', f));
+    const files = [...bundled, ...examples].sort();
+    expect(files).toContain(join(ROOT, 'examples', 'layers', 'project-x', '.acp-broker', 'policy.yaml'));
+    const r = spawnSync(process.execPath, [CLI, 'validate', ...files], { encoding: 'utf8', env: { ...process.env, ACP_BROKER_HOME: tempDir() } });
+    expect([r.status, r.stdout]).toEqual([0, '']);
+    expect(r.stderr.split('\n').filter((l) => l !== '' && !/: ok \(/.test(l))).toEqual(['0 error(s), 0 warning(s)']);
   });
 });
