@@ -52,7 +52,7 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<number>
     errors += e;
     warnings += diagnostics.length - e;
     const extended = extendedRules > 0 ? ` + ${extendedRules} from the policies it extends` : '';
-    if (e === 0 && policy) io.stderr(`${file}: ok (${policy.rules.length} rules${extended})\n`);
+    if (e === 0 && policy) io.stderr(`${file}: ok (${policy.rules.length} rule${policy.rules.length === 1 ? '' : 's'}${extended})\n`);
   }
   io.stderr(`${errors} error(s), ${warnings} warning(s)\n`);
   return errors > 0 ? 1 : 0;

@@ -214,7 +214,7 @@ describe('extends in validate', () => {
       const { code } = await run.exit;
       return { code, out: run.stdout().toString(), err: run.stderr() };
     };
-    expect(await validate(f['mine.yaml']!)).toEqual({ code: 0, out: '', err: `${f['mine.yaml']}: ok (1 rules + 11 from the policies it extends)\n0 error(s), 0 warning(s)\n` });
+    expect(await validate(f['mine.yaml']!)).toEqual({ code: 0, out: '', err: `${f['mine.yaml']}: ok (1 rule + 11 from the policies it extends)\n0 error(s), 0 warning(s)\n` });
     const project = await validate(f['ws/.acp-broker/policy.yaml']!);
     expect(project.code).toBe(1);
     expect(project.out).toContain(`${f['ws/.acp-broker/policy.yaml']}:2:10: error: \`extends\`: a project policy may extend only bundled policies`);
