@@ -28,8 +28,9 @@ export class ModesHandler implements Handler {
   readonly agent: Side = {
     interest: {
       methods: [
-        { method: ACP.sessionUpdate, word: 'current_mode_update', needle: '_mode_update' },
-        { method: ACP.sessionUpdate, word: 'config_option_update', needle: '_option_update' },
+        // One short needle for both (bench/RESULTS.md, "The prefilter's needles").
+        { method: ACP.sessionUpdate, word: 'current_mode_update', needle: '_upda' },
+        { method: ACP.sessionUpdate, word: 'config_option_update', needle: '_upda' },
       ],
       responses: [{ word: '"result"', needle: 'result"' }, { word: '"error"', needle: 'rror"' }],
     },
