@@ -72,6 +72,9 @@ export async function execCommand(args: ParsedArgs): Promise<number> {
   const timeout = Number(single(args, '--timeout') ?? EXEC_APPROVAL_TIMEOUT_S);
   const clientToBroker = new PassThrough();
   const brokerToClient = new PassThrough();
+  // Before the spawn: under GitHub Actions `start` pauses workflow commands, and the agent's stderr
+  // is ours from its first byte.
+  emit({ v: 1, type: 'start', time: new Date().toISOString(), agent: { command, args: agentArgs }, cwd });
   const session = runAgent({
     command, args: agentArgs, clientIn: clientToBroker, clientOut: brokerToClient, stderr: process.stderr, cwd,
     deps: {

@@ -41,8 +41,7 @@ export async function runExec(input: ExecRunInput): Promise<RunEnd> {
   const clock = input.clock ?? (() => new Date());
   const now = () => clock().toISOString();
   const started = clock().getTime();
-  const [command, ...args] = input.agentCommand;
-  input.emit({ v: 1, time: now(), type: 'start', agent: { command, args }, cwd: input.cwd });
+  const [command] = input.agentCommand;
   let sessionId: string | undefined;
   const app = execClientApp({
     terminals: input.terminals, sessionId: () => sessionId,

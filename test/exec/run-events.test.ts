@@ -44,12 +44,11 @@ async function run(stopReason: acp.StopReason) {
 }
 
 describe('runExec events', () => {
-  it('reports the run in order: start, session, thought, plan, tool calls, text, stop; returns how it ended', async () => {
+  it('reports the run in order: session, thought, plan, tool calls, text, stop; returns how it ended', async () => {
     const { code, end, events } = await run('end_turn');
     expect(code).toBe(EXEC_EXIT.success);
     const shapes = events.map(({ time, ...rest }) => { expect(Date.parse(time)).not.toBeNaN(); return rest; });
     expect(shapes).toEqual([
-      { v: 1, type: 'start', agent: { command: 'events-agent', args: ['--flag'] }, cwd: '/w' },
       { v: 1, type: 'session', sessionId: 's-1', agent: { name: 'events-agent', version: '2.0.0' } },
       { v: 1, type: 'thought', text: 'thinking' },
       { v: 1, type: 'plan', entries: [{ content: 'edit a file', priority: 'high', status: 'pending' }] },

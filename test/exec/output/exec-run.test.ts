@@ -44,6 +44,20 @@ async function exec(options: string[], prompt: string, env: Record<string, strin
 const PROMPT = 'npm test\ngit push --force origin main\ncurl https://example.com';
 
 describe('acp-broker exec output, whole runs', () => {
+  it('GITHUB_ACTIONS=true: workflow commands are paused before the agent starts, so even its first stderr line cannot act on the job', async () => {
+    const run = await exec(['--policy', policy()], 'npm test', { GITHUB_ACTIONS: 'true' },
+      [process.execPath, join(FIXTURES, 'stderr-first-agent.mjs')]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n');
+    const paused = lines.findIndex((l) => /^::stop-commands::[0-9a-f]{32}$/.test(l));
+    const injected = lines.flatMap((l, i) => (l === '::warning::written by the agent at its start' ? [i] : []));
+    expect(paused).toBeGreaterThanOrEqual(0);
+    expect(injected.length).toBeGreaterThan(10);
+    expect(Math.min(...injected)).toBeGreaterThan(paused);
+    const token = lines[paused]!.slice('::stop-commands::'.length);
+    expect(lines.indexOf(`::${token}::`)).toBeGreaterThan(Math.max(...injected));
+  });
+
   it('--output-format json: every stdout line is an event the schema accepts, start first, summary last, the counts right', async () => {
     const run = await exec(['--policy', policy(), '--output-format', 'json'], PROMPT);
     expect(run.code, run.stderr).toBe(0);
