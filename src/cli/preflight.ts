@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { BrokerError } from '../core/errors.js';
 import { parseApprovalsMode } from '../escalation/approvals-mode.js';
 import { describeFsError } from '../platform/fs-errors.js';
+import { editDistance } from '../policy/diagnostics.js';
 import { SUBCOMMANDS, single, type ParsedArgs } from './args.js';
 
 /** Throws a usage error for anything wrong with `args` or the environment. */
@@ -76,17 +77,4 @@ function directory(path: string, option: string): void {
     throw new BrokerError('bad_input', `${option} ${path}: ${describeFsError(error)}`);
   }
   if (!stats.isDirectory()) throw new BrokerError('bad_input', `${option} ${path} is not a directory`);
-}
-
-/** Levenshtein distance, for "did you mean" (both words are short). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -1,4 +1,5 @@
 /** How a run ended, as far as exec's client can tell, and the exit code that gives (EXEC_EXIT in events.ts). Pure. */
+import { assertNever } from '../core/decision.js';
 import { EXEC_EXIT, type ExecErrorCode } from './events.js';
 
 /** How the run ended, as far as the client can tell. */
@@ -14,10 +15,6 @@ export function exitCodeOf(outcome: RunOutcome): number {
     case 'auth_required': return EXEC_EXIT.agentCannotStart;
     case 'turn_failed':
     case 'connection_closed': return EXEC_EXIT.turnFailed;
-    default: return assertNever(outcome.code);
+    default: return assertNever(outcome.code, 'exec error code');
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unexpected ${String(value)}`);
 }

@@ -57,7 +57,8 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   return best;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance (the words compared are short). */
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let previousDiagonal = row[0]!;
