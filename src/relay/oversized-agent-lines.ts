@@ -34,27 +34,37 @@ export class OversizedAgentLines {
 
   constructor(private readonly deps: {
     readonly maxLineBytes: number;
-    readonly toClient: (bytes: Buffer) => void;
+    /** `end` on the line's last bytes: the line is open at the client until then. */
+    readonly toClient: (bytes: Buffer, end: boolean) => void;
     readonly toAgent: (bytes: Buffer) => void;
     readonly warn: (message: string) => void;
   }) {}
 
-  /** The next piece of an oversized line; `end` on its last (which holds its '\n', if it has one). */
-  piece(bytes: Buffer, end: boolean): void {
+  /**
+   * The next piece of an oversized line; `end` on its last (which holds its '\n', if it has one).
+   * `alreadySent`: the line's start, streamed before it outgrew the maximum (nothing in it matched).
+   */
+  piece(bytes: Buffer, end: boolean, alreadySent = false): void {
     this.headBytes += bytes.copy(this.head, this.headBytes, 0, HEAD_BYTES - this.headBytes);
     this.tail = bytes.length >= TAIL_BYTES
       ? Buffer.from(bytes.subarray(bytes.length - TAIL_BYTES))
       : Buffer.concat([this.tail.subarray(Math.max(0, this.tail.length + bytes.length - TAIL_BYTES)), bytes]);
+    if (alreadySent) {
+      this.lineBytes += bytes.length;
+      this.remember(bytes);
+      return;
+    }
     // Bounded steps, so that the positions of matches in one step stay few whatever the piece's size.
-    for (let at = 0; at < bytes.length; at += STEP_BYTES) this.relay(bytes.subarray(at, at + STEP_BYTES));
+    for (let at = 0; at < bytes.length; at += STEP_BYTES) this.relay(bytes.subarray(at, at + STEP_BYTES), end && at + STEP_BYTES >= bytes.length);
+    if (end && bytes.length === 0) this.deps.toClient(bytes, true);
     if (end) this.lineEnded();
   }
 
-  private relay(bytes: Buffer): void {
+  private relay(bytes: Buffer, last: boolean): void {
     this.lineBytes += bytes.length;
     const marks = this.matchEnds(bytes);
     this.remember(bytes);
-    if (marks.length === 0) return this.deps.toClient(bytes);
+    if (marks.length === 0) return this.deps.toClient(bytes, last);
     this.matches += marks.length;
     marks.sort((a, b) => a - b);
     const out = Buffer.allocUnsafe(bytes.length + marks.length);
@@ -66,7 +76,7 @@ export class OversizedAgentLines {
       from = mark;
     }
     bytes.copy(out, to, from);
-    this.deps.toClient(out);
+    this.deps.toClient(out, last);
   }
 
   /** Offsets in `bytes` of the last byte of every match ending there, including matches begun earlier. */
