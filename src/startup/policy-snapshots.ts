@@ -29,6 +29,11 @@ export function recordsOf(checked: readonly CheckedSource[], build: string | und
   });
 }
 
+/** Whether `texts` can ever be restored (no managed layer among them): else recording them is no use. */
+export function restorable(texts: readonly PolicyText[]): boolean {
+  return texts.every((t) => t.source.layer !== 'managed');
+}
+
 /**
  * The validation of `texts` as recorded in `entries` (one per text, from `CheckedPolicies.entriesFor`)
  * by this `build`; undefined unless every one restores.
@@ -40,7 +45,7 @@ export function restoreValidated(texts: readonly PolicyText[], entries: readonly
     const entry = entries[i]!;
     const loaded = entry.loaded;
     const layer = t.source.layer;
-    if (layer === 'managed' || !loaded || loaded.build !== build || loaded.layer !== layer) return undefined;
+    if (!restorable([t]) || !loaded || loaded.build !== build || loaded.layer !== layer) return undefined;
     if (entry.file !== t.source.file || entry.text !== t.text) return undefined;
     const files = restoreSnapshot(loaded.files);
     const diagnostics = warnings(loaded.diagnostics);

@@ -50,9 +50,9 @@ export async function startEngine(
     if (known) {
       // Known good: restored as this build loaded it before (no YAML, no examples); else, in a
       // bundled build, validated once more, to record what it loads to for the next start.
-      const { restoreValidated } = await import('./policy-snapshots.js');
+      const { restorable, restoreValidated } = await import('./policy-snapshots.js');
       validated = restoreValidated(read.texts, known, build);
-      if (!validated && build !== undefined) {
+      if (!validated && build !== undefined && restorable(read.texts)) {
         await options.pause?.();
         ({ validated, checked: toRecord } = await validate(read.texts, [], () => shellLoading, () => {}) ?? {});
       }
