@@ -41,8 +41,8 @@ async function seenHome(cli) {
   session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
   await waiter.wait(session, (l) => l.includes('"id":0'), 'initialize');
   // Long enough for the broker to record what the policy loads to (src/startup/policy-snapshots.ts),
-  // as a session of any length does: the runs measured then start as every later start does.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // as any session longer than a second does: the runs measured then start as every later start does.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
   await finish(session);
   return home;
 }

@@ -16,7 +16,8 @@ export interface StartingEngine {
  * Start the engine so the agent can be spawned as early as possible: the policy's syntax and schema
  * are always checked first (an invalid policy starts nothing). Its examples need the shell parser;
  * unless this exact content passed before, they are checked before returning too. The parser and
- * the layered policy then finish loading in the background while the agent boots.
+ * the layered policy then finish loading in the background while the agent boots — content that
+ * passed before restored as this build loaded it (policy-snapshots.ts), without parsing.
  */
 export async function startEngine(
   sources: readonly PolicySource[], dirs: BrokerDirs, stderr: (s: string) => void,
@@ -34,8 +35,8 @@ export async function startEngine(
   // A first start validates, and the first load then takes that result instead of parsing and
   // checking every example a second time (while no file has changed since).
   let validated: Validated | undefined;
-  // Validated here: recorded with what they load to (~10 ms for 200 rules) once loading may begin,
-  // not before the agent's spawn.
+  // Validated here: recorded with what they load to (10–30 ms for 200 rules) a while after the
+  // engine is ready: neither the agent's spawn nor the first decisions wait for it.
   let toRecord: readonly CheckedSource[] | undefined;
   if (!known) {
     const result = await validate(read.texts, read.diagnostics, () => shellLoading, stderr);
@@ -57,11 +58,6 @@ export async function startEngine(
         ({ validated, checked: toRecord } = await validate(read.texts, [], () => shellLoading, () => {}) ?? {});
       }
     }
-    if (toRecord && build !== undefined) {
-      await options.pause?.();
-      const { recordsOf } = await import('./policy-snapshots.js');
-      checked.remember(recordsOf(toRecord, build));
-    }
     const { engine, loaded } = await assembleEngine(sources, dirs, shellLoading, stderr, {
       watch: options.watch ?? false, ...(options.pause ? { pause: options.pause } : {}), ...(validated ? { validated } : {}),
     });
@@ -70,6 +66,7 @@ export async function startEngine(
       for (const d of loaded.diagnostics) stderr(`${formatDiagnostic(d)}\n`);
       throw new Error('the policy changed while starting and is now invalid');
     }
+    if (toRecord && build !== undefined) void recordLoaded(checked, toRecord, build, options.pause);
     return engine;
   })();
   ready.catch(() => {});
@@ -91,4 +88,19 @@ async function validate(
     return undefined;
   }
   return { validated: result.loaded, checked: result.checked };
+}
+
+/** How long after the engine is ready: past a cold session's first decisions. A shorter run records at its next start. */
+const RECORD_DELAY_MS = 1000;
+
+/** Records the validated sources with what they loaded to for `build`, later, once the relay is quiet. */
+async function recordLoaded(checked: CheckedPolicies, sources: readonly CheckedSource[], build: string, pause?: () => Promise<void>): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, RECORD_DELAY_MS).unref());
+  await pause?.();
+  try {
+    const { recordsOf } = await import('./policy-snapshots.js');
+    checked.remember(recordsOf(sources, build));
+  } catch {
+    // Only a record: the next start validates again.
+  }
 }

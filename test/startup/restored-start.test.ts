@@ -19,9 +19,9 @@ if (process.argv[1]?.endsWith('acp-broker.js')) process.on('exit', () => process
 /**
  * One `run` whose agent asks about `command` (in no session: anything but a rule's deny asks, and
  * asking is a deny here). The option the broker chose, the decision and its source as audited, and
- * whether YAML loaded.
+ * whether YAML loaded. `linger`: the run lasts long enough to record what the policy loaded to.
  */
-async function decide(home: string, policy: string, command: string): Promise<{ option: string; audited: string; yaml: boolean }> {
+async function decide(home: string, policy: string, command: string, linger = false): Promise<{ option: string; audited: string; yaml: boolean }> {
   const dir = tempDir();
   writeFileSync(join(dir, 'emit'), request(command));
   writeFileSync(join(dir, 'probe.mjs'), PROBE);
@@ -32,6 +32,8 @@ async function decide(home: string, policy: string, command: string): Promise<{ 
   const answered = () => { try { return readFileSync(recorded, 'utf8').includes('"id":"p1"'); } catch { return false; } };
   const started = Date.now();
   while (!answered() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 25));
+  // A start that validated records what the policy loads to a second after its engine is ready.
+  if (linger) await new Promise((r) => setTimeout(r, 1500));
   run.child.stdin.end();
   await run.exit;
   const answer = JSON.parse(readFileSync(recorded, 'utf8')) as { result: { outcome: { optionId: string } } };
@@ -56,7 +58,7 @@ describe('a start on a policy seen before restores it instead of parsing', () =>
     const readRecord = () => JSON.parse(readFileSync(recordPath, 'utf8')) as Record;
 
     const denied = { option: 'no', audited: 'deny team:no-curl' };
-    expect(await decide(home, policy, 'curl https://example.com')).toEqual({ ...denied, yaml: true }); // first start: validated
+    expect(await decide(home, policy, 'curl https://example.com', true)).toEqual({ ...denied, yaml: true }); // first start: validated
     const build = readFileSync(join(ROOT, 'dist', 'bin', 'build-id'), 'utf8').trim();
     expect(readRecord().policies.find((p) => p.file === policy)?.loaded?.build).toBe(build);
     expect(await decide(home, policy, 'curl https://example.com')).toEqual({ ...denied, yaml: false });
@@ -68,13 +70,13 @@ describe('a start on a policy seen before restores it instead of parsing', () =>
       writeFileSync(recordPath, JSON.stringify(record));
     };
     edit((loaded) => { loaded.build = 'f'.repeat(64); });
-    expect(await decide(home, policy, 'curl https://example.com')).toEqual({ ...denied, yaml: true });
+    expect(await decide(home, policy, 'curl https://example.com', true)).toEqual({ ...denied, yaml: true });
     expect(await decide(home, policy, 'curl https://example.com')).toEqual({ ...denied, yaml: false }); // recorded again for this build
     edit((loaded) => { loaded.files = [{ rules: 'damaged' }]; });
-    expect(await decide(home, policy, 'curl https://example.com')).toEqual({ ...denied, yaml: true });
+    expect(await decide(home, policy, 'curl https://example.com', true)).toEqual({ ...denied, yaml: true });
 
     writeFileSync(team, readFileSync(team, 'utf8').replace('[curl]', '[wget]').replace('curl x', 'wget x'));
-    expect(await decide(home, policy, 'curl https://example.com')).toEqual({ option: 'no', audited: 'ask fallback', yaml: true });
+    expect(await decide(home, policy, 'curl https://example.com', true)).toEqual({ option: 'no', audited: 'ask fallback', yaml: true });
     expect(await decide(home, policy, 'wget https://example.com')).toEqual({ option: 'no', audited: 'deny team:no-curl', yaml: false });
   });
 });
