@@ -59,7 +59,7 @@ describe('a start on a policy seen before restores it instead of parsing', () =>
 
     const denied = { option: 'no', audited: 'deny team:no-curl' };
     expect(await decide(home, policy, 'curl https://example.com', true)).toEqual({ ...denied, yaml: true }); // first start: validated
-    const build = readFileSync(join(ROOT, 'dist', 'bin', 'build-id'), 'utf8').trim();
+    const build = `${readFileSync(join(ROOT, 'dist', 'bin', 'build-id'), 'utf8').trim()} node ${process.version}`;
     expect(readRecord().policies.find((p) => p.file === policy)?.loaded?.build).toBe(build);
     expect(await decide(home, policy, 'curl https://example.com')).toEqual({ ...denied, yaml: false });
     expect(await decide(home, policy, 'npm test')).toEqual({ option: 'no', audited: 'ask fallback', yaml: false });
