@@ -44,6 +44,9 @@ async function seenHome() {
   const session = start(target.command, target.args, { env: { ...target.env, MODE: 'init' }, cwd: work, onLine: waiter.onLine });
   session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
   await waiter.wait(session, (l) => l.includes('"id":0'), 'initialize');
+  // Long enough for the broker to record what the policy loads to (src/startup/policy-snapshots.ts),
+  // as any session longer than a second does: the runs measured then start as every later start does.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
   await finish(session);
   return home;
 }

@@ -28,11 +28,15 @@ export type LoadedPolicies =
   | { readonly ok: true; readonly policy: PolicySet; readonly diagnostics: readonly Diagnostic[]; readonly extended: readonly ExtendedFile[] }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-/** A source whose whole chain validated: its text and the extended files' texts, as checked. */
+/** A source whose whole chain validated: its text and the extended files' texts, as checked, and what they loaded to. */
 export interface CheckedSource {
   readonly file: string;
   readonly text: string;
   readonly extended: readonly ExtendedFile[];
+  readonly layer: Layer;
+  /** The chain's files, extended ones first (policy/extends.ts), and the load's warnings. */
+  readonly files: readonly PolicyFile[];
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 let bundledNames: readonly string[] | undefined;
@@ -108,7 +112,10 @@ export async function validatePolicies(
     const loaded = parsePolicy(text, io);
     problems.push(...loaded.diagnostics);
     parsed.push(...loaded.files ?? []);
-    checked.push({ file: text.source.file, text: text.text, extended: loaded.extended });
+    checked.push({
+      file: text.source.file, text: text.text, extended: loaded.extended, layer: text.source.layer,
+      files: loaded.files ?? [], diagnostics: loaded.diagnostics,
+    });
   }
   if (!hasErrors(problems)) {
     const analyzer = await shell();

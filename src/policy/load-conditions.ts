@@ -1,9 +1,10 @@
-import { isMap, isScalar, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { ACCESSES, TOOL_KINDS } from '../core/facts.js';
 import { parseCommandPattern, type CommandPattern } from '../shell/command-pattern.js';
 import { didYouMean } from './diagnostics.js';
 import { compilePathMatcher, compileTextMatcher, compileUrlMatcher } from './patterns.js';
 import type { InputCondition, PathMatcher, RuleConditions, TextMatcher } from './types.js';
+import { yamlLib } from './yaml-lib.js';
 import type { YamlReader } from './yaml-reader.js';
 
 export const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 'command', 'url', 'input'] as const;
@@ -11,6 +12,7 @@ export const MATCH_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access', 
 /** A rule's `match`: each condition compiled; undefined (with diagnostics) when any is wrong. */
 export function readConditions(r: YamlReader, node: YamlNode | null, ruleLabel: string, ruleId?: string): RuleConditions | undefined {
   const { report, checkKeys, scalarString, stringList } = r;
+  const { isMap, isScalar } = yamlLib();
   if (!isMap(node)) {
     report('not_a_map', node, `${ruleLabel} \`match\` must be a mapping of conditions`, 'e.g. `match: { kind: execute, command: ["npm test"] }`', 'error', ruleId);
     return undefined;

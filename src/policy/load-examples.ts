@@ -1,6 +1,7 @@
-import { isMap, isSeq, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { ACCESSES, TOOL_KINDS } from '../core/facts.js';
 import type { ExampleFacts, Rule } from './types.js';
+import { yamlLib } from './yaml-lib.js';
 import type { YamlReader } from './yaml-reader.js';
 
 /** The keys of a rule's `examples` mapping, and of each example in it. */
@@ -10,6 +11,7 @@ export const EXAMPLE_KEYS = ['kind', 'tool', 'title', 'agent', 'paths', 'access'
 /** A rule's `examples`: fact sets it must (`match`) and must not (`not_match`) match. */
 export function readExamples(r: YamlReader, node: YamlNode | null, ruleLabel: string, ruleId?: string): Rule['examples'] {
   const { report, checkKeys } = r;
+  const { isMap, isSeq } = yamlLib();
   const result: { match: ExampleFacts[]; notMatch: ExampleFacts[] } = { match: [], notMatch: [] };
   if (!isMap(node)) {
     report('not_a_map', node, `${ruleLabel} \`examples\` must have \`match\` and/or \`not_match\` lists`, undefined, 'error', ruleId);
@@ -30,6 +32,7 @@ export function readExamples(r: YamlReader, node: YamlNode | null, ruleLabel: st
 
 function readExample(r: YamlReader, node: YamlNode, what: string, ruleId?: string): ExampleFacts | undefined {
   const { at, report, checkKeys, oneOf, scalarString, stringList } = r;
+  const { isMap } = yamlLib();
   if (!isMap(node)) { report('not_a_map', node, `${what} must be a mapping of facts`, 'e.g. `{ kind: read, paths: ["/repo/.env"] }`', 'error', ruleId); return undefined; }
   const keys = checkKeys(node, EXAMPLE_KEYS, what, ruleId);
   const example: { -readonly [K in keyof ExampleFacts]: ExampleFacts[K] } = { location: at(node) };

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { syntaxDiagnostics } from './yaml-syntax.js';
 import { DECISIONS, isDecision } from '../core/decision.js';
 import type { SourceLocation } from '../core/errors.js';
@@ -7,6 +7,7 @@ import { readConditions } from './load-conditions.js';
 import { readExamples } from './load-examples.js';
 import type { ModeRules } from './modes.js';
 import type { Enforcement, Layer, NonInteractiveFallback, PolicyFile, Rule, RuleConditions } from './types.js';
+import { yamlLib } from './yaml-lib.js';
 import { yamlReader } from './yaml-reader.js';
 
 /** The keys each kind of mapping in a policy file may have (the JSON Schema test compares to these). */
@@ -41,6 +42,7 @@ export interface LoadResult {
 
 /** Parse and validate one policy document. Every problem is reported at once, with file:line:column. */
 export function loadPolicyText(text: string, file: string, layer: Layer): LoadResult {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlLib();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const diagnostics: Diagnostic[] = [];

@@ -1,6 +1,7 @@
-import { isMap, isScalar, isSeq, type LineCounter, type Node as YamlNode, type Pair } from 'yaml';
+import type { LineCounter, Node as YamlNode, Pair } from 'yaml';
 import type { SourceLocation } from '../core/errors.js';
 import { didYouMean, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
+import { yamlLib } from './yaml-lib.js';
 
 /**
  * Reading one policy document's YAML nodes: typed values out, every problem reported as a
@@ -18,6 +19,7 @@ export interface YamlReader {
 }
 
 export function yamlReader(file: string, lines: LineCounter, diagnostics: Diagnostic[]): YamlReader {
+  const { isMap, isScalar, isSeq } = yamlLib();
   const at = (node: YamlNode | Pair | null | undefined): SourceLocation => {
     const range = (node as { range?: [number, number, number] } | null | undefined)?.range
       ?? ((node as Pair | undefined)?.key as YamlNode | undefined)?.range;

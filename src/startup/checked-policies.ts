@@ -3,7 +3,7 @@ import { mkdirParents } from '../platform/mkdir.js';
 import { join } from 'node:path';
 
 const MAX_ENTRIES = 32;
-/** Policies larger than this, together, are not all kept: the oldest go first, a big one is checked each time. */
+/** Policies larger than this, together (with what they load to), are not all kept: the oldest go first, a big one is checked each time. */
 const MAX_TOTAL_CHARS = 1 << 20;
 
 /** A policy file's content that fully validated, with the content of every file it extends. */
@@ -11,6 +11,11 @@ export interface CheckedPolicy {
   readonly file: string;
   readonly text: string;
   readonly extended: readonly { readonly file: string; readonly text: string }[];
+  /**
+   * What that content loads to, as plain data, for the broker build that recorded it
+   * (policy-snapshots.ts): checked only when restored, so read here as anything.
+   */
+  readonly loaded?: { readonly build: string; readonly [data: string]: unknown };
 }
 
 /**
@@ -30,8 +35,19 @@ export class CheckedPolicies {
   }
 
   allChecked(texts: readonly { readonly source: { readonly file: string }; readonly text: string }[]): boolean {
+    return this.entriesFor(texts) !== undefined;
+  }
+
+  /** Each text's entry (the most recent one whose extended files are unchanged), or undefined when one has none. */
+  entriesFor(texts: readonly { readonly source: { readonly file: string }; readonly text: string }[]): CheckedPolicy[] | undefined {
     const known = this.read();
-    return texts.every((t) => known.some((k) => k.file === t.source.file && k.text === t.text && k.extended.every(unchanged)));
+    const entries: CheckedPolicy[] = [];
+    for (const t of texts) {
+      const entry = known.find((k) => k.file === t.source.file && k.text === t.text && k.extended.every(unchanged));
+      if (!entry) return undefined;
+      entries.push(entry);
+    }
+    return entries;
   }
 
   remember(policies: readonly CheckedPolicy[]): void {
@@ -44,7 +60,7 @@ export class CheckedPolicies {
         if (seen.has(key)) continue;
         seen.add(key);
         if (kept.length === MAX_ENTRIES) break;
-        const size = policy.text.length + policy.extended.reduce((n, e) => n + e.text.length, 0);
+        const size = policy.text.length + policy.extended.reduce((n, e) => n + e.text.length, 0) + (policy.loaded ? JSON.stringify(policy.loaded).length : 0);
         if (total + size > MAX_TOTAL_CHARS) continue;
         kept.push(policy);
         total += size;
@@ -80,5 +96,6 @@ function unchanged(extended: { readonly file: string; readonly text: string }): 
 function isCheckedPolicy(value: unknown): value is CheckedPolicy {
   const v = value as CheckedPolicy | null;
   return typeof v === 'object' && v !== null && typeof v.file === 'string' && typeof v.text === 'string' && Array.isArray(v.extended)
-    && v.extended.every((e) => typeof e === 'object' && e !== null && typeof e.file === 'string' && typeof e.text === 'string');
+    && v.extended.every((e) => typeof e === 'object' && e !== null && typeof e.file === 'string' && typeof e.text === 'string')
+    && (v.loaded === undefined || (typeof v.loaded === 'object' && v.loaded !== null && typeof v.loaded.build === 'string'));
 }

@@ -32,7 +32,12 @@ describe('what `run` loads before the agent has started', () => {
     expect(builtins).toContain('node:child_process'); // (control) the hook does see built-ins
   });
 
-  it('(control) the policy loader does load the YAML parser', () => {
-    expect(packagesLoadedBy('policy/load.js')).toContain('yaml');
+  it('(control) the policy loader loads the YAML parser when it parses, not before', () => {
+    // Required on first use (policy/yaml-lib.ts), which the ES loader hook does not see: the CommonJS cache does.
+    const script = `import { createRequire } from 'node:module'; const cache = createRequire(import.meta.url).cache;
+      const yaml = () => Object.keys(cache).some((k) => k.includes('/node_modules/yaml/'));
+      const { loadPolicyText } = await import(${JSON.stringify(join(ROOT, 'dist', 'policy', 'load.js'))});
+      console.log(yaml()); loadPolicyText('version: 1\\nrules: []\\n', 'p.yaml', 'user'); console.log(yaml());`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).split('\n').filter(Boolean)).toEqual(['false', 'true']);
   });
 });
