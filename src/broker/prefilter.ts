@@ -118,20 +118,6 @@ class NeedleScanner implements ChunkScanner {
     return false;
   }
 
-  longLine(): { add(piece: Buffer): boolean } {
-    const { needles, seamBytes } = this;
-    // The line's last `seamBytes` bytes so far, where a needle ending in the next piece may begin.
-    let tail: Buffer = Buffer.alloc(0);
-    return {
-      add(piece: Buffer): boolean {
-        const seam = Buffer.concat([tail, piece.subarray(0, seamBytes)]);
-        for (const needle of needles) if (piece.indexOf(needle) !== -1 || seam.indexOf(needle) !== -1) return true;
-        tail = piece.length >= seamBytes ? piece.subarray(piece.length - seamBytes) : Buffer.concat([tail, piece]).subarray(-seamBytes);
-        return false;
-      },
-    };
-  }
-
   private count(): number {
     return this.extra() ? this.needles.length : this.always;
   }

@@ -15,12 +15,8 @@
 export interface LineSink {
   /** A complete line, including its '\n' (absent only for a final unterminated line at end of stream). */
   line(bytes: Buffer): void;
-  /**
-   * Bytes of a line over the maximum, in arrival order; `end` is true on its last piece. With
-   * `alreadySent`, the bytes already went on as a long line's streamed start (FastPath.streaming)
-   * before the line outgrew the maximum: they are the line's, to be taken into account, not sent again.
-   */
-  oversized(bytes: Buffer, end: boolean, alreadySent?: boolean): void;
+  /** Bytes of a line over the maximum, in arrival order; `end` is true on its last piece. */
+  oversized(bytes: Buffer, end: boolean): void;
 }
 
 /**
@@ -37,12 +33,6 @@ export interface ChunkScanner {
   next(from: number): number;
   /** The same judgement for one line that arrived in these pieces (a match may span pieces). */
   lineNeedsLook(pieces: readonly Buffer[]): boolean;
-  /**
-   * A judgement of one long line piece by piece, as it arrives, by every needle whatever the state
-   * (the state may change while the line streams): `add` tells whether the line with that piece
-   * added may need a look.
-   */
-  longLine(): { add(piece: Buffer): boolean };
 }
 
 export interface FastPath {
@@ -53,25 +43,7 @@ export interface FastPath {
    * them needs a look, so they go on whole, as `oversized` pieces would.
    */
   readonly cleared: (bytes: Buffer) => void;
-  /**
-   * Long lines sent on as they arrive. A line that straddles chunks is held until its end, except
-   * once it reaches STREAM_AFTER_BYTES with nothing in it needing a look: then its bytes so far go
-   * to `piece` and so does each later piece while that stays true (`end` on the one holding its
-   * '\n', or at end of stream). If a later piece needs a look, the rest is held and the whole line
-   * goes to `partlySent` with the count of its bytes already sent; it is not handed to `line`.
-   */
-  readonly streaming?: {
-    readonly piece: (bytes: Buffer, end: boolean) => void;
-    readonly partlySent: (line: Buffer, sent: number) => void;
-  };
 }
-
-/**
- * How much of a line straddling chunks is held before it may start streaming: holding a long line
- * whole stalls the reader behind it (bench/RESULTS.md, "Issue 14: long lines stream"), while the
- * start of a short one is as cheap to hold as to send.
- */
-export const STREAM_AFTER_BYTES = 64 * 1024;
 
 /**
  * A line at least this long that straddled chunks is checked piece by piece and, if nothing in it
@@ -82,21 +54,9 @@ const PIECEWISE_BYTES = 64 * 1024;
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-/** What becomes of the line begun in an earlier chunk. */
-type Course =
-  | { readonly kind: 'held' }
-  /** Something in its first STREAM_AFTER_BYTES needed a look: held to its end, not tried again. */
-  | { readonly kind: 'held-for-good' }
-  /** Streaming: its first `sentPieces` pending pieces went on; `interrupted` once one needed a look. */
-  | { readonly kind: 'streaming'; readonly check: { add(piece: Buffer): boolean }; sentPieces: number; sentBytes: number; interrupted: boolean };
-
-const HELD: Course = { kind: 'held' };
-
 export class LineSplitter {
-  /** The pieces of the line begun in an earlier chunk: held, or kept after streaming for a late look. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private course: Course = HELD;
   private streamingOversized = false;
 
   constructor(private readonly sink: LineSink, private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES, private readonly fastPath?: FastPath) {}
@@ -131,7 +91,10 @@ export class LineSplitter {
       this.streamingOversized = false;
       this.sink.oversized(Buffer.alloc(0), true);
     } else if (this.pendingBytes > 0) {
-      this.completeLine(Buffer.alloc(0));
+      const whole = Buffer.concat(this.pending, this.pendingBytes);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.sink.line(whole);
     }
   }
 
@@ -167,7 +130,7 @@ export class LineSplitter {
     else this.sink.line(line);
   }
 
-  /** The end of a line begun in an earlier chunk: `piece` runs to its '\n' (empty at end of stream). */
+  /** The end of a line begun in an earlier chunk: `piece` runs to its '\n'. */
   private completeLine(piece: Buffer): void {
     if (this.streamingOversized) {
       this.streamingOversized = false;
@@ -178,18 +141,12 @@ export class LineSplitter {
       this.flushOversized(piece, true);
       return;
     }
-    const course = this.course;
     const pieces = this.pending;
-    if (piece.length > 0) pieces.push(piece);
     const bytes = this.pendingBytes + piece.length;
+    pieces.push(piece);
     this.pending = [];
     this.pendingBytes = 0;
-    this.course = HELD;
     const fastPath = this.fastPath;
-    if (course.kind === 'streaming') {
-      if (!course.interrupted && (piece.length === 0 || !course.check.add(piece))) return fastPath!.streaming!.piece(piece, true);
-      return fastPath!.streaming!.partlySent(Buffer.concat(pieces, bytes), course.sentBytes);
-    }
     if (fastPath && bytes >= PIECEWISE_BYTES && !fastPath.scanner.lineNeedsLook(pieces)) {
       for (const p of pieces) fastPath.cleared(p);
     } else {
@@ -210,39 +167,12 @@ export class LineSplitter {
     // memory again (Node's own streams allocate every chunk afresh; `pipe()` relies on it too).
     this.pending.push(rest);
     this.pendingBytes += rest.length;
-    const course = this.course;
-    if (course.kind === 'streaming') {
-      if (course.interrupted || course.check.add(rest)) {
-        course.interrupted = true;
-        return;
-      }
-      course.sentPieces++;
-      course.sentBytes += rest.length;
-      this.fastPath!.streaming!.piece(rest, false);
-    } else if (course.kind === 'held' && this.pendingBytes >= STREAM_AFTER_BYTES && this.fastPath?.streaming) {
-      this.startStreaming(this.fastPath.scanner, this.fastPath.streaming);
-    }
-  }
-
-  /** The line held so far reached STREAM_AFTER_BYTES: it streams from now on if nothing in it needs a look. */
-  private startStreaming(scanner: ChunkScanner, streaming: NonNullable<FastPath['streaming']>): void {
-    const check = scanner.longLine();
-    for (const piece of this.pending) {
-      if (check.add(piece)) {
-        this.course = { kind: 'held-for-good' };
-        return;
-      }
-    }
-    this.course = { kind: 'streaming', check, sentPieces: this.pending.length, sentBytes: this.pendingBytes, interrupted: false };
-    for (const piece of this.pending) streaming.piece(piece, false);
   }
 
   private flushOversized(piece: Buffer, end: boolean): void {
-    const sentPieces = this.course.kind === 'streaming' ? this.course.sentPieces : 0;
-    this.pending.forEach((held, i) => this.sink.oversized(held, false, i < sentPieces));
+    for (const held of this.pending) this.sink.oversized(held, false);
     this.pending = [];
     this.pendingBytes = 0;
-    this.course = HELD;
     this.sink.oversized(piece, end);
     this.streamingOversized = !end;
   }

@@ -6,9 +6,6 @@ export interface Pump {
   stop(): void;
 }
 
-/** Ends a line the peer already has the start of, so that it cannot parse it: a raw control byte is invalid anywhere in JSON. */
-const CUT_LINE = Buffer.from('\x01\n', 'latin1');
-
 /**
  * Writes to one stream, batched while a chunk is being relayed. Lines forwarded unchanged are views
  * into the chunk they arrived in, so consecutive ones are adjacent in memory: they are merged back
@@ -17,27 +14,18 @@ const CUT_LINE = Buffer.from('\x01\n', 'latin1');
  * lines costs one write, not a thousand, and the bytes are the very bytes that arrived. Outside a
  * batch, writes go straight out.
  *
- * While a line is open — its start written, its end not yet (a long line streaming, see
- * LineSplitter) — nothing else may reach the peer inside it: other writes wait until it closes.
+ * While a line is open — its start written, its end not yet (a line over the maximum, which streams
+ * through in pieces) — nothing else may reach the peer inside it: other writes wait until it closes.
  */
 export class BatchWriter {
   private pending: Buffer[] = [];
   private depth = 0;
   private open = false;
   private waiting: Buffer[] = [];
-  /** The open line being judged now (`judgePartlySent`): only its own rest may close it cleanly. */
-  private judged: { readonly line: Buffer; readonly sent: number } | undefined;
-  private cuts = 0;
 
   constructor(readonly stream: Writable) {}
 
   write(bytes: Buffer): void {
-    const judged = this.judged;
-    if (judged) {
-      this.judged = undefined;
-      if (bytes === judged.line) return this.closeLine(bytes.subarray(judged.sent));
-      this.cutLine();
-    }
     if (this.open) this.waiting.push(bytes);
     else this.put(bytes);
   }
@@ -57,30 +45,6 @@ export class BatchWriter {
     for (const w of waiting) this.put(w);
   }
 
-  /**
-   * `judge` decides the open line, whose first `sent` bytes are out: if it forwards the line as it
-   * came, its rest follows; anything else it writes first cuts the line short, as does forwarding
-   * nothing. Returns whether the line was cut.
-   */
-  judgePartlySent(line: Buffer, sent: number, judge: () => void): boolean {
-    const before = this.cuts;
-    this.judged = { line, sent };
-    try {
-      judge();
-    } finally {
-      if (this.judged) {
-        this.judged = undefined;
-        this.cutLine();
-      }
-    }
-    return this.cuts !== before;
-  }
-
-  private cutLine(): void {
-    this.cuts++;
-    this.closeLine(CUT_LINE);
-  }
-
   private put(bytes: Buffer): void {
     if (bytes.length === 0) return;
     if (this.depth === 0) return safeWrite(this.stream, bytes);
@@ -91,6 +55,7 @@ export class BatchWriter {
     }
     this.pending.push(bytes);
   }
+
   /** Run `work` with writes batched; what it wrote leaves (in order) when the outermost batch ends. */
   batch(work: () => void): void {
     this.depth++;
@@ -129,9 +94,7 @@ export function pumpLines(options: {
   maxLineBytes?: number;
   scanner?: ChunkScanner;
   /** Pieces of lines over the maximum (see LineSink.oversized); by default sent on uninspected. */
-  oversized?: (bytes: Buffer, end: boolean, alreadySent?: boolean) => void;
-  /** A long line already partly sent turned out to need a look and was not sent on as it came: it was cut short for the peer. */
-  onLineCut?: (lineBytes: number, sentBytes: number) => void;
+  oversized?: (bytes: Buffer, end: boolean) => void;
   batches?: readonly BatchWriter[];
   /** Bytes read from `source` before this pump existed (the start of a line), relayed first. */
   initial?: Buffer;
@@ -142,17 +105,10 @@ export function pumpLines(options: {
 }): Pump {
   const { source, sink } = options;
   const forward = (bytes: Buffer) => sink.write(bytes);
-  const piece = (bytes: Buffer, end: boolean) => (end ? sink.closeLine(bytes) : sink.openLine(bytes));
-  const streaming = {
-    piece,
-    partlySent: (line: Buffer, sent: number) => {
-      if (sink.judgePartlySent(line, sent, () => options.onLine(line))) options.onLineCut?.(line.length, sent);
-    },
-  };
   const splitter = new LineSplitter(
-    { line: options.onLine, oversized: options.oversized ?? ((bytes, end, alreadySent) => { if (!alreadySent) piece(bytes, end); }) },
+    { line: options.onLine, oversized: options.oversized ?? ((bytes, end) => (end ? sink.closeLine(bytes) : sink.openLine(bytes))) },
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-    options.scanner ? { scanner: options.scanner, cleared: forward, streaming } : undefined,
+    options.scanner ? { scanner: options.scanner, cleared: forward } : undefined,
   );
   const batches = options.batches ?? [sink];
   const inBatches = (work: () => void, i = 0): void => {

@@ -40,20 +40,12 @@ export class OversizedAgentLines {
     readonly warn: (message: string) => void;
   }) {}
 
-  /**
-   * The next piece of an oversized line; `end` on its last (which holds its '\n', if it has one).
-   * `alreadySent`: the line's start, streamed before it outgrew the maximum (nothing in it matched).
-   */
-  piece(bytes: Buffer, end: boolean, alreadySent = false): void {
+  /** The next piece of an oversized line; `end` on its last (which holds its '\n', if it has one). */
+  piece(bytes: Buffer, end: boolean): void {
     this.headBytes += bytes.copy(this.head, this.headBytes, 0, HEAD_BYTES - this.headBytes);
     this.tail = bytes.length >= TAIL_BYTES
       ? Buffer.from(bytes.subarray(bytes.length - TAIL_BYTES))
       : Buffer.concat([this.tail.subarray(Math.max(0, this.tail.length + bytes.length - TAIL_BYTES)), bytes]);
-    if (alreadySent) {
-      this.lineBytes += bytes.length;
-      this.remember(bytes);
-      return;
-    }
     // Bounded steps, so that the positions of matches in one step stay few whatever the piece's size.
     for (let at = 0; at < bytes.length; at += STEP_BYTES) this.relay(bytes.subarray(at, at + STEP_BYTES), end && at + STEP_BYTES >= bytes.length);
     if (end && bytes.length === 0) this.deps.toClient(bytes, true);

@@ -86,9 +86,6 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   });
   const stderrRelayed = () => Promise.race([stderrDone, new Promise<void>((resolve) => setTimeout(resolve, STDERR_AFTER_EXIT_MS).unref())]);
   const warn = (message: string) => { if (!options.stderr.destroyed) options.stderr.write(`${message}\n`); };
-  const lineCut = (from: 'agent' | 'client') => (lineBytes: number, sentBytes: number) => warn(
-    `acp-broker: a line of ${lineBytes} bytes from the ${from}, whose first ${sentBytes} bytes were already relayed, needed a look and was not relayed as it came: it was cut short (made unparseable) for the ${from === 'agent' ? 'client' : 'agent'}`,
-  );
 
   const agentWriter = new BatchWriter(agentIn);
   const clientWriter = new BatchWriter(options.clientOut);
@@ -139,7 +136,6 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     source: options.clientIn, sink: agentWriter, maxLineBytes, batches, scanner: broker.clientScanner,
     ...(earlyInput ? { initial: earlyInput.rest, alreadyEnded: earlyInput.ended } : {}),
     onLine: guarded('client', (line) => broker.fromClient(line), (line) => agentWriter.write(line)),
-    onLineCut: lineCut('client'),
     onEnd: () => clientGone(),
     ...(options.onTraffic ? { onData: options.onTraffic } : {}),
   });
@@ -153,9 +149,8 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   const agentPump = pumpLines({
     source: agentOut, sink: clientWriter, maxLineBytes, batches, scanner: broker.agentScanner,
     ...(earlyOutput.stdout.length > 0 || earlyOutput.stdoutEnded ? { initial: earlyOutput.stdout, alreadyEnded: earlyOutput.stdoutEnded } : {}),
-    oversized: (bytes, end, alreadySent) => oversized.piece(bytes, end, alreadySent),
+    oversized: (bytes, end) => oversized.piece(bytes, end),
     onLine: guarded('agent', (line) => broker.fromAgent(line), (line) => clientWriter.write(line)),
-    onLineCut: lineCut('agent'),
     onEnd: () => agentOutputEnded(),
     ...(options.onTraffic ? { onData: options.onTraffic } : {}),
   });
