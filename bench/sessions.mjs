@@ -1,11 +1,18 @@
 // One bench session, as an editor runs it: `initialize`, `session/new`, then — cold — `go` at once,
 // or — warm — after a wait and one decided request. Shared by bench/run.mjs and bench/tricks.mjs.
+import { readFileSync } from 'node:fs';
 import { finish, lineWaiter, start } from './lib.mjs';
 
 /** The warm case's default wait after `session/new` is answered. */
 export const WARM_DELAY_MS = 2500;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU ms (user + system, 10 ms ticks) a process has used so far, from /proc. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 const answered = (id) => (l) => l.includes(`"id":"${id}"`) && (l.includes('"result"') || l.includes('"error"'));
 
 /** What an editor does first: `initialize`, then `session/new` in the run's cwd; resolves once that is answered. */
@@ -31,7 +38,8 @@ async function settle(session, waiter, mode, warmDelayMs) {
 // ------------------------------------------------------------------------------------------------
 // stream: the agent's output relayed to a client that reads as fast as it can.
 
-export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS) {
+/** ms from `go` to the last byte; with `{ cpu: true }`, `{ ms, cpu }`: also the CPU ms the middle process spent meanwhile (Linux). */
+export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS, { cpu = false } = {}) {
   const waiter = lineWaiter();
   let timing = false;
   let expected = Infinity;
@@ -39,6 +47,8 @@ export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS)
   let head = '';
   let t0 = 0;
   let t1 = 0;
+  let cpu0 = 0;
+  let cpu1 = 0;
   let resolveDone;
   const done = new Promise((r) => { resolveDone = r; });
   const session = start(target.command, target.args, {
@@ -46,7 +56,11 @@ export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS)
     onData: (chunk, s) => {
       if (timing) {
         received += chunk.length;
-        if (received >= expected && !t1) { t1 = performance.now(); resolveDone(); }
+        if (received >= expected && !t1) {
+          t1 = performance.now();
+          if (cpu) cpu1 = cpuMs(s.child.pid);
+          resolveDone();
+        }
         return;
       }
       // Before `go` the traffic is a few short lines (the agent writes nothing after its last answer until `go`).
@@ -69,12 +83,13 @@ export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS)
     await settle(session, waiter, mode, warmDelayMs);
   })(), ended]);
   if (!Number.isFinite(expected)) throw new Error('the stream agent did not announce its size');
+  if (cpu) cpu0 = cpuMs(session.child.pid);
   timing = true;
   t0 = performance.now();
   session.send('go');
   await Promise.race([done, ended]);
   await finish(session);
-  return t1 - t0;
+  return cpu ? { ms: t1 - t0, cpu: cpu1 - cpu0 } : t1 - t0;
 }
 
 /** `marks`: also collect the ms at every `marks`-th answer, passed to `onMarks`. */

@@ -13,11 +13,11 @@
  * e.g. `--variant 'old|||/tmp/old/dist/bin/acp-broker.js' --variant new`. The floor (bench/bare-relay.mjs)
  * runs in every round; variants rotate.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finish, lineWaiter, median, ROOT, start } from './lib.mjs';
-import { openSession } from './sessions.mjs';
+import { median, ROOT } from './lib.mjs';
+import { streamOnce } from './sessions.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -41,63 +41,13 @@ const targets = {
   }])),
 };
 
-/** CPU ms (user + system) a process has used so far. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** One run: `go` (after a warm-up request when warm), then until the client has read every byte. */
-async function measure(target) {
-  const waiter = lineWaiter();
-  let timing = false;
-  let expected = Infinity;
-  let received = 0;
-  let head = '';
-  let end;
-  const done = new Promise((resolve) => { end = resolve; });
-  const session = start(NODE, target.args, {
-    env: { ...target.env, ...WORKLOAD }, cwd: target.cwd,
-    onData: (chunk, s) => {
-      if (timing) {
-        received += chunk.length;
-        if (received >= expected) end({ at: performance.now(), cpu: cpuMs(s.child.pid) });
-        return;
-      }
-      head += chunk.toString('utf8');
-      for (let nl = head.indexOf('\n'); nl !== -1; nl = head.indexOf('\n')) {
-        const line = head.slice(0, nl);
-        head = head.slice(nl + 1);
-        if (line.includes('_bench/ready')) expected = JSON.parse(line).params.bytes;
-        if (line.includes('"warm-up"') && line.includes('request_permission')) {
-          s.send(JSON.stringify({ jsonrpc: '2.0', id: 'warm-up', result: { outcome: { outcome: 'selected', optionId: 'allow' } } }));
-        }
-        waiter.onLine(line, s);
-      }
-    },
-  });
-  await openSession(session, waiter, target.cwd);
-  if (MODE === 'warm') {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const warmed = waiter.wait(session, (l) => l.includes('_bench/warmed'), 'the warm-up request answered');
-    session.send('warm');
-    await warmed;
-  }
-  const cpu0 = cpuMs(session.child.pid);
-  timing = true;
-  const t0 = performance.now();
-  session.send('go');
-  const { at, cpu } = await done;
-  await finish(session);
-  return { ms: at - t0, cpu: cpu - cpu0 };
-}
-
 const names = Object.keys(targets);
 const runs = Object.fromEntries(names.map((n) => [n, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (let j = 0; j < names.length; j++) {
     const name = names[(round + j) % names.length];
-    runs[name].push(await measure(targets[name]()));
+    const target = { command: NODE, ...targets[name]() };
+    runs[name].push(await streamOnce(target, WORKLOAD, MODE, 1000, { cpu: true }));
   }
 }
 const wall = (n) => median(runs[n].map((r) => r.ms));
