@@ -13,8 +13,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AGENTS, CLI, finish, generatePolicy, lineWaiter, median, start } from './lib.mjs';
-import { decisionsOnce } from './sessions.mjs';
+import { AGENTS, CLI, generatePolicy, median } from './lib.mjs';
+import { decisionsOnce, seenHome } from './sessions.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
@@ -32,23 +32,8 @@ const RPC = join(AGENTS, 'rpc-agent.mjs');
 
 const target = (cli, home) => ({ command: NODE, args: [cli, 'run', '--policy', POLICY, '--', NODE, RPC], env: { ACP_BROKER_HOME: home }, cwd: work });
 
-/** A state dir that has seen the policy: one start through `cli` records it. */
-async function seenHome(cli) {
-  const home = mkdtempSync(join(work, 'seen-'));
-  const t = target(cli, home);
-  const waiter = lineWaiter();
-  const session = start(t.command, t.args, { env: { ...t.env, MODE: 'init' }, cwd: work, onLine: waiter.onLine });
-  session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
-  await waiter.wait(session, (l) => l.includes('"id":0'), 'initialize');
-  // Long enough for the broker to record what the policy loads to (src/startup/policy-snapshots.ts),
-  // as any session longer than a second does: the runs measured then start as every later start does.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  await finish(session);
-  return home;
-}
-
 const homes = {};
-for (const [name, cli] of builds) if (!FIRST) homes[name] = await seenHome(cli);
+for (const [name, cli] of builds) if (!FIRST) homes[name] = await seenHome(work, (home) => target(cli, home));
 const figures = Object.fromEntries(builds.map(([name]) => [name, { first: [], all: [] }]));
 const load = os.loadavg()[0];
 for (let r = 0; r < ROUNDS; r++) {

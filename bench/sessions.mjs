@@ -1,6 +1,7 @@
 // One bench session, as an editor runs it: `initialize`, `session/new`, then — cold — `go` at once,
 // or — warm — after a wait and one decided request. Shared by bench/run.mjs and bench/tricks.mjs.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { finish, lineWaiter, start } from './lib.mjs';
 
 /** The warm case's default wait after `session/new` is answered. */
@@ -33,6 +34,23 @@ async function settle(session, waiter, mode, warmDelayMs) {
   const warmed = waiter.wait(session, (l) => l.includes('_bench/warmed'), 'the warm-up request answered');
   session.send('warm');
   await warmed;
+}
+
+/**
+ * A state dir (under `parent`) that has seen the policy: one start through `targetFor(home)`, long
+ * enough for the broker to record what the policy loads to (src/startup/policy-snapshots.ts), as
+ * any session longer than a second does: runs in it then start as every later start does.
+ */
+export async function seenHome(parent, targetFor) {
+  const home = mkdtempSync(join(parent, 'seen-'));
+  const target = targetFor(home);
+  const waiter = lineWaiter();
+  const session = start(target.command, target.args, { env: { ...target.env, MODE: 'init' }, cwd: parent, onLine: waiter.onLine });
+  session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+  await waiter.wait(session, (l) => l.includes('"id":0'), 'initialize');
+  await sleep(1500);
+  await finish(session);
+  return home;
 }
 
 // ------------------------------------------------------------------------------------------------

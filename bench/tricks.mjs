@@ -14,8 +14,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENTS, CLI, finish, generatePolicy, lineWaiter, median, ROOT, start } from './lib.mjs';
-import { decisionsOnce, streamOnce, WARM_DELAY_MS } from './sessions.mjs';
+import { AGENTS, CLI, generatePolicy, median, ROOT } from './lib.mjs';
+import { decisionsOnce, seenHome, streamOnce, WARM_DELAY_MS } from './sessions.mjs';
 
 const argv = process.argv.slice(2);
 const ROUNDS = argv.includes('--rounds') ? Number(argv[argv.indexOf('--rounds') + 1]) : 5;
@@ -36,21 +36,6 @@ const broker = (agent, off, home) => ({
 });
 const floor = (agent, options = []) => ({ command: NODE, args: [join(ROOT, 'bench', 'bare-relay.mjs'), ...options, '--', NODE, ...agent], env: {}, cwd: work });
 
-/** A state dir that has seen the policy: one start through the broker records it as validated. */
-async function seenHome() {
-  const home = mkdtempSync(join(work, 'seen-'));
-  const target = broker(RPC, undefined, home);
-  const waiter = lineWaiter();
-  const session = start(target.command, target.args, { env: { ...target.env, MODE: 'init' }, cwd: work, onLine: waiter.onLine });
-  session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
-  await waiter.wait(session, (l) => l.includes('"id":0'), 'initialize');
-  // Long enough for the broker to record what the policy loads to (src/startup/policy-snapshots.ts),
-  // as any session longer than a second does: the runs measured then start as every later start does.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  await finish(session);
-  return home;
-}
-
 // Broker variants: [name, tricks left out, state dir (undefined: a new one each run)].
 const FIRST = [['first start, all tricks', ''], ['first start, no rehearsal', 'rehearsal'], ['first start, no JIT flags', 'jit'], ['first start, no yielding', 'yield']];
 const SEEN_OFF = [['seen before, all tricks', ''], ['seen before, no rehearsal', 'rehearsal'], ['seen before, no JIT flags', 'jit'],
@@ -66,7 +51,7 @@ const curves = {};
 
 async function main() {
   const homes = {};
-  for (const [name] of SEEN_OFF) homes[name] = await seenHome();
+  for (const [name] of SEEN_OFF) homes[name] = await seenHome(work, (home) => broker(RPC, undefined, home));
   const variants = {};
   for (const [figure, f] of Object.entries(figures)) {
     if (ONLY && !ONLY.has(figure)) continue;
