@@ -1,6 +1,6 @@
 // One bench session, as an editor runs it: `initialize`, `session/new`, then — cold — `go` at once,
 // or — warm — after a wait and one decided request. Shared by bench/run.mjs and bench/tricks.mjs.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finish, lineWaiter, start } from './lib.mjs';
 
@@ -9,10 +9,20 @@ export const WARM_DELAY_MS = 2500;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** CPU ms (user + system, 10 ms ticks) a process has used so far, from /proc. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** CPU ms (user + system, 10 ms ticks) a process — or one of its threads, `/proc/PID/task/TID` — has used so far. */
+function cpuMs(pid, task = '') {
+  const fields = readFileSync(`/proc/${pid}${task}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU ms so far of a process's main thread and, together, of its other threads (V8's compiler and GC helpers). */
+function threadsCpuMs(pid) {
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    if (tid === String(pid)) continue;
+    try { others += cpuMs(pid, `/task/${tid}`); } catch { /* the thread ended meanwhile */ }
+  }
+  return { main: cpuMs(pid, `/task/${pid}`), others };
 }
 const answered = (id) => (l) => l.includes(`"id":"${id}"`) && (l.includes('"result"') || l.includes('"error"'));
 
@@ -110,8 +120,12 @@ export async function streamOnce(target, env, mode, warmDelayMs = WARM_DELAY_MS,
   return cpu ? { ms: t1 - t0, cpu: cpu1 - cpu0 } : t1 - t0;
 }
 
-/** `marks`: also collect the ms at every `marks`-th answer, passed to `onMarks`. */
-export async function decisionsOnce(target, n, answerAll, mode, warmDelayMs = WARM_DELAY_MS, { marks = 0, onMarks } = {}) {
+/**
+ * `marks`: also collect the ms at every `marks`-th answer, passed to `onMarks`. With `{ cpu: true }`,
+ * `{ ms, main, others }`: also the CPU ms the middle process's main thread and its other threads spent
+ * from `go` to the result (Linux).
+ */
+export async function decisionsOnce(target, n, answerAll, mode, warmDelayMs = WARM_DELAY_MS, { marks = 0, onMarks, cpu = false } = {}) {
   const waiter = lineWaiter();
   const session = start(target.command, target.args, {
     env: { ...target.env, MODE: 'decisions', N: String(n), ...(marks ? { MARKS: String(marks) } : {}) }, cwd: target.cwd,
@@ -127,10 +141,12 @@ export async function decisionsOnce(target, n, answerAll, mode, warmDelayMs = WA
   await openSession(session, waiter, target.cwd);
   await settle(session, waiter, mode, warmDelayMs);
   const result = waiter.wait(session, (l) => l.includes('_bench/result'), 'the result');
+  const before = cpu ? threadsCpuMs(session.child.pid) : undefined;
   session.send('go');
   const { ms, marks: at } = JSON.parse(await result).params;
+  const after = cpu ? threadsCpuMs(session.child.pid) : undefined;
   if (at) onMarks?.(at);
   await finish(session);
-  return ms;
+  return before && after ? { ms, main: after.main - before.main, others: after.others - before.others } : ms;
 }
 
