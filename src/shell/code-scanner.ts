@@ -13,7 +13,7 @@ import { describeRedirect, recordFileRedirect, type RedirectDescription } from '
 import { lineConstants } from './same-line-constants.js';
 import { STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
 import { CODE_TYPES, checkTree, treeReasons } from './tree-check.js';
-import { expandWord, resolveWord, type Word } from './words.js';
+import { expandWord, inertWord, resolveWord, type Word } from './words.js';
 
 const INHERITED: Stdin = { kind: 'inherited' };
 
@@ -239,13 +239,20 @@ export abstract class CodeScanner implements ScriptHost {
 
   protected expandWords(nodes: readonly SyntaxNode[]): Word[] {
     const words: Word[] = [];
-    for (const node of nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      // The usual word: no result object, no list of one.
+      const inert = inertWord(node);
+      if (inert) {
+        words.push(inert);
+        continue;
+      }
       const result = expandWord(node, this.collector.words);
       if ('error' in result) {
         this.collector.unresolvable(result.error);
         words.push(resolveWord(node, this.collector.words));
       } else {
-        words.push(...result.words);
+        for (let k = 0; k < result.words.length; k++) words.push(result.words[k]!);
       }
     }
     return words;

@@ -21,7 +21,8 @@ export function newScope(cwd: string): Scope {
 }
 
 export function forkScope(scope: Scope): Scope {
-  return { cwd: scope.cwd, lastKnownCwd: scope.lastKnownCwd, dirStack: scope.dirStack && [...scope.dirStack] };
+  const stack = scope.dirStack;
+  return { cwd: scope.cwd, lastKnownCwd: scope.lastKnownCwd, dirStack: stack === undefined ? undefined : stack.length === 0 ? [] : stack.slice() };
 }
 
 export function forgetCwd(scope: Scope): void {
