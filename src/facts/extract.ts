@@ -26,8 +26,9 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const kind = inferKind({ kind: call.kind, tool, title, rawInput: call.rawInput });
   const unresolvable: string[] = [];
   const paths: PathFact[] = [];
-  const seen = new Set<string>();
-  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = {}) => {
+  // Created with the first path (most calls have none).
+  let seen: Set<string> | undefined;
+  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = NO_FLAGS) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
     if (rawPath.includes('\0')) {
       unresolvable.push(`a path with a NUL byte, which no file can have: ${JSON.stringify(rawPath)}`);
@@ -47,6 +48,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     const add = (fact: PathFact) => {
       // A deny-only fact adds nothing beside an equal one every rule sees (those come first).
       const key = `${access}\0${fact.glob ? 'glob' : ''}\0${fact.path}`;
+      seen ??= new Set();
       if (seen.has(key)) return;
       seen.add(key);
       paths.push(fact);
@@ -110,6 +112,9 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     commands: shell?.commands ?? [], urls, input: call.rawInput, shellLine, shell, unresolvable,
   };
 }
+
+/** No flags (shared: flags are only read). */
+const NO_FLAGS: Pick<PathFact, 'glob' | 'denyOnly'> = Object.freeze({});
 
 function defaultAccess(kind: ToolKind): Access {
   switch (kind) {
