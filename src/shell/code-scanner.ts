@@ -43,12 +43,19 @@ export abstract class CodeScanner implements ScriptHost {
 
   /** Code this shell runs: the line itself, backquoted substitutions (`substitution`). */
   analyzeCode(source: string, scope: Scope, frame: Frame, substitution = false): void {
-    this.collector.nested(() =>
-      this.parseAndWalk(source, scope, frame, (root) => {
-        this.collector.constants ??= lineConstants(source, root);
-        this.walkSubstitutionBody(root.children, scope, frame, substitution);
-      }),
-    );
+    // collector.nested without closures: this runs for every line.
+    if (!this.collector.enter()) return;
+    try {
+      this.parseAndWalk(source, scope, frame, substitution ? 'substitution' : 'code');
+    } finally {
+      this.collector.leave();
+    }
+  }
+
+  /** The walk of analyzeCode: `source` is the code as given (not as repaired for the parser). */
+  private walkCode(source: string, root: SyntaxNode, scope: Scope, frame: Frame, substitution: boolean): void {
+    this.collector.constants ??= lineConstants(source, root);
+    this.walkSubstitutionBody(root.children, scope, frame, substitution);
   }
 
   /**
@@ -67,14 +74,15 @@ export abstract class CodeScanner implements ScriptHost {
    * one it did not reach (a construct in a place the walker does not look) is unresolvable, and
    * is analysed on its own so its commands are still reported.
    */
-  private parseAndWalk(source: string, scope: Scope, frame: Frame, walk: (root: SyntaxNode) => void): void {
+  private parseAndWalk(source: string, scope: Scope, frame: Frame, walk: 'code' | 'substitution' | ((root: SyntaxNode) => void)): void {
     const parsed = parseWithRepairs(this.parser, source);
     if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
     const findings = checkTree(parsed.root);
     for (const reason of treeReasons(findings)) this.collector.unresolvable(reason);
     const deferred = findings.arithmeticReads.size > 0;
     if (deferred) for (const [node, names] of findings.arithmeticReads) (this.arithmeticReads ??= new Map()).set(node, names);
-    walk(parsed.root);
+    if (typeof walk === 'function') walk(parsed.root);
+    else this.walkCode(source, parsed.root, scope, frame, walk === 'substitution');
     if (deferred) {
       for (const node of findings.arithmeticReads.keys()) {
         if (this.arithmeticReads?.delete(node)) this.collector.unresolvable(ARITHMETIC_REASON); // never reached

@@ -200,10 +200,10 @@ class TreeBuilder {
       if (ends[at]! - starts[at]! === 2 && source.startsWith('==', starts[at]!)) return undefined;
       words++;
     }
-    // Sized once: the name and each argument.
-    const children: SyntaxNode[] = [nodeWithText(source, 'command_name', 'name', nameStart, nameEnd, nameText, [nodeWithText(source, 'word', null, nameStart, nameEnd, nameText, NO_CHILDREN)])];
-    for (let k = 0; k < words; k++, this.at++) children.push(node(source, 'word', 'argument', starts[this.at]!, ends[this.at]!, NO_CHILDREN));
-    return node(source, 'command', null, nameStart, children[children.length - 1]!.end, children);
+    const children = new Array<SyntaxNode>(words + 1);
+    children[0] = nodeWithText(source, 'command_name', 'name', nameStart, nameEnd, nameText, [nodeWithText(source, 'word', null, nameStart, nameEnd, nameText, NO_CHILDREN)]);
+    for (let k = 1; k <= words; k++, this.at++) children[k] = node(source, 'word', 'argument', starts[this.at]!, ends[this.at]!, NO_CHILDREN);
+    return node(source, 'command', null, nameStart, children[words]!.end, children);
   }
 }
 

@@ -261,7 +261,7 @@ export class StatementWalker extends CodeScanner {
 
   private walkFunctionDefinition(node: SyntaxNode, scope: Scope, frame: Frame): void {
     const name = childByField(node, 'name');
-    if (name) this.collector.functionNames.add(name.text);
+    if (name) this.collector.defineFunction(name.text);
     const body = childByField(node, 'body');
     // The body runs when called, possibly elsewhere: analysed so rules see it, calls are unresolvable.
     if (body) this.walkStatement(body, forkScope(scope), frame, []);
