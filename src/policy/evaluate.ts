@@ -178,11 +178,10 @@ function evaluateItem(
     } else if (!itemConditionsHold(rule.match, item, context, strictProgram)) {
       continue;
     }
-    const effective = effectiveDecision(rule);
-    (matches ??= []).push({
-      ruleId: rule.id, layer: rule.layer, file: rule.file, line: rule.location.line, column: rule.location.column,
-      decision: rule.decision, effective, enforcement: rule.enforcement, reason: rule.reason,
-    });
+    const match = ruleMatchOf(rule);
+    if (matches === undefined) matches = [match];
+    else matches.push(match);
+    const effective = match.effective;
     if (effective === undefined) continue;
     ruleDecision = ruleDecision === undefined ? effective : strictest(ruleDecision, effective);
     if (rule.layer === 'managed' && effective === 'ask') managedAsk = true;
@@ -199,6 +198,21 @@ function evaluateItem(
 
 
 const NO_MATCHES: readonly RuleMatch[] = Object.freeze([]);
+
+/** A rule's match record depends on the rule alone: one frozen record per rule, shared by every call it matches. */
+const ruleMatches = new WeakMap<Rule, RuleMatch>();
+
+function ruleMatchOf(rule: Rule): RuleMatch {
+  let match = ruleMatches.get(rule);
+  if (match === undefined) {
+    match = Object.freeze({
+      ruleId: rule.id, layer: rule.layer, file: rule.file, line: rule.location.line, column: rule.location.column,
+      decision: rule.decision, effective: effectiveDecision(rule), enforcement: rule.enforcement, reason: rule.reason,
+    });
+    ruleMatches.set(rule, match);
+  }
+  return match;
+}
 
 function effectiveDecision(rule: Rule): Decision | undefined {
   switch (rule.enforcement) {
