@@ -63,7 +63,7 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
   if (frozen) {
     for (let slot = 0; slot < RECENT; slot++) if (recentAnalyses[slot] === analysis) return recentCandidates[slot]!;
   }
-  const all: ShellPathFact[] = analysis.redirections.map((r) => ({
+  const all: readonly ShellPathFact[] = analysis.redirections.length === 0 ? NONE : analysis.redirections.map((r) => ({
     path: r.kernelPath ?? r.path,
     access: r.access,
     origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
@@ -106,27 +106,29 @@ function candidatesOf(command: SimpleCommand): string[] {
   const argv = command.argv;
   const out: string[] = [];
   const seen = argv.length > 16 ? new Set<string>() : undefined;
-  const add = (word: string) => {
-    if (!isPathLike(word) || (seen ? seen.has(word) : out.includes(word))) return;
-    seen?.add(word);
-    out.push(word);
-  };
   const program = argv[0];
-  if (program?.includes('/')) add(program);
+  if (program?.includes('/')) addCandidate(out, seen, program);
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i]!;
     if (word.startsWith('-')) {
       const equals = word.indexOf('=');
-      if (equals !== -1) add(word.slice(equals + 1));
+      if (equals !== -1) addCandidate(out, seen, word.slice(equals + 1));
       continue;
     }
-    add(word);
+    addCandidate(out, seen, word);
     const equals = word.indexOf('=');
-    if (equals !== -1) add(word.slice(equals + 1));
+    if (equals !== -1) addCandidate(out, seen, word.slice(equals + 1));
     const colon = word.indexOf(':');
-    if (colon !== -1 && !word.includes('://')) add(word.slice(colon + 1));
+    if (colon !== -1 && !word.includes('://')) addCandidate(out, seen, word.slice(colon + 1));
   }
   return out;
+}
+
+/** `word` added to `out` unless it cannot be a path or is there already (`seen` mirrors `out` for long commands). */
+function addCandidate(out: string[], seen: Set<string> | undefined, word: string): void {
+  if (!isPathLike(word) || (seen ? seen.has(word) : out.includes(word))) return;
+  seen?.add(word);
+  out.push(word);
 }
 
 function isPathLike(word: string): boolean {
