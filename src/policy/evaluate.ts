@@ -63,7 +63,7 @@ export interface EvaluateOptions {
   readonly home: string;
   /** Resolves the anchors of path patterns like request paths (symlinks); absent: patterns as written. */
   readonly canonicalize?: PathCanonicalizer;
-  readonly grants?: GrantLookup;
+  readonly grants?: GrantLookup | undefined;
 }
 
 /**
