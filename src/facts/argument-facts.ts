@@ -32,7 +32,10 @@ export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists
   const { base, candidates, overflow } = pathCandidatesOf(analysis);
   let facts: ShellPathFact[] | undefined;
   // The file system is asked every time: the agent may create a file between two requests.
-  for (const path of candidates) if (fileExists(path)) (facts ??= base.slice()).push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  for (let i = 0; i < candidates.length; i++) {
+    const path = candidates[i]!;
+    if (fileExists(path)) (facts ??= base.slice()).push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  }
   return { facts: facts ?? base, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : NONE };
 }
 
@@ -72,7 +75,9 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
   const base = all.length === 0 ? NONE : [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
   const candidates: string[] = [];
   let overflow = false;
-  for (const command of analysis.commands) {
+  const commands = analysis.commands;
+  for (let c = 0; c < commands.length; c++) {
+    const command = commands[c]!;
     if (overflow || hasCompleteArgumentRoles(command.program)) continue;
     for (const candidate of candidatesOf(command)) {
       if (candidates.length >= MAX_EXISTENCE_CHECKS) {

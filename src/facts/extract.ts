@@ -88,11 +88,15 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const shellLine = shellCall?.line;
   if (kind === 'execute' && shellCall === undefined) unresolvable.push('execute call without a command to analyse');
   if (shellCall && shell) {
-    for (const reason of shellCall.unresolvable) unresolvable.push(reason);
-    for (const reason of shell.unresolvable) unresolvable.push(reason);
+    // Index loops: these lists are often the shared frozen empty ones, over which for-of allocates.
+    pushAll(unresolvable, shellCall.unresolvable);
+    pushAll(unresolvable, shell.unresolvable);
     const found = shellPathFacts(shell, context.fileExists);
-    for (const reason of found.unresolvable) unresolvable.push(reason);
-    for (const fact of found.facts) addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
+    pushAll(unresolvable, found.unresolvable);
+    for (let i = 0; i < found.facts.length; i++) {
+      const fact = found.facts[i]!;
+      addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
+    }
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);
@@ -115,6 +119,10 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
 
 /** No flags (shared: flags are only read). */
 const NO_FLAGS: Pick<PathFact, 'glob' | 'denyOnly'> = Object.freeze({});
+
+function pushAll(into: string[], items: readonly string[]): void {
+  for (let i = 0; i < items.length; i++) into.push(items[i]!);
+}
 
 function defaultAccess(kind: ToolKind): Access {
   switch (kind) {

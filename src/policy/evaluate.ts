@@ -93,7 +93,11 @@ export function evaluate(policy: PolicySet, facts: CallFacts, options: EvaluateO
       : evaluateItem(item, index, candidates.of(item), stamp, facts, itemContext, isGlobPath(item) ? undefined : options.grants);
     evaluated[i] = result;
     if (isDenyOnly(item)) denyOnlyItems++;
-    for (const m of result.matches) if (m.enforcement !== 'enforce' && m.effective !== m.decision) (wouldHave ??= []).push(m);
+    const matches = result.matches;
+    for (let k = 0; k < matches.length; k++) {
+      const m = matches[k]!;
+      if (m.enforcement !== 'enforce' && m.effective !== m.decision) (wouldHave ??= []).push(m);
+    }
   }
   const items = denyOnlyItems === 0 ? evaluated : evaluated.filter((i) => !isDenyOnly(i.item) || i.decision !== undefined);
   const shadowed = wouldHave ?? NO_MATCHES;
@@ -159,7 +163,8 @@ function evaluateItem(
   let managedAsk = false;
   const command = item.type === 'command' ? index.commandMemo(item.command) : undefined;
   let matcher: ReturnType<typeof commandMatcher> | undefined;
-  for (const position of candidates) {
+  for (let c = 0; c < candidates.length; c++) {
+    const position = candidates[c]!;
     const rule = rules[position]!;
     if (!index.callConditionsHold(stamp, position, rule, facts)) continue;
     // Allow rules match a program only by name or from a system directory (`./git` may be anything).

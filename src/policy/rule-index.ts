@@ -234,8 +234,9 @@ function buildCandidates(rules: readonly Rule[], targets: readonly RuleTargets[]
       const argv0 = argv[0];
       let found = argv0 === undefined || argv0 === program ? byName : mergeSorted(byName, byProgram.get(argv0) ?? anyProgram);
       // Rules for a program named by a later word may match through look-through (deny and ask rules).
-      for (const start of lookThroughStarts(item.command)) {
-        const word = argv[start]!;
+      const starts = lookThroughStarts(item.command);
+      for (let s = 0; s < starts.length; s++) {
+        const word = argv[starts[s]!]!;
         for (const name of word.includes('/') ? [word, basename(word)] : [word]) {
           const bucket = byProgram.get(name);
           if (bucket) found = mergeSorted(found, bucket);

@@ -78,7 +78,8 @@ export abstract class CodeScanner implements ScriptHost {
     const parsed = parseWithRepairs(this.parser, source);
     if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
     const findings = checkTree(parsed.root);
-    for (const reason of treeReasons(findings)) this.collector.unresolvable(reason);
+    const reasons = treeReasons(findings);
+    for (let i = 0; i < reasons.length; i++) this.collector.unresolvable(reasons[i]!);
     const deferred = findings.arithmeticReads.size > 0;
     if (deferred) for (const [node, names] of findings.arithmeticReads) (this.arithmeticReads ??= new Map()).set(node, names);
     if (typeof walk === 'function') walk(parsed.root);

@@ -132,7 +132,9 @@ export class StatementWalker extends CodeScanner {
     const redirectNodes = trailing.length === 0 ? ownRedirects : [...ownRedirects, ...trailing];
     const redirects = redirectNodes.length === 0 ? NO_REDIRECTS : redirectNodes.map((redirect) => ({ node: redirect, description: describeRedirect(redirect) }));
     let extra = false;
-    for (const { description } of redirects) {
+    // Index loops over lists that may be the shared frozen empty ones: for-of over those allocates iterator results.
+    for (let r = 0; r < redirects.length; r++) {
+      const description = redirects[r]!.description;
       if (!('extraArguments' in description)) continue;
       for (const word of description.extraArguments) {
         if (!isMissing(word)) {
@@ -144,8 +146,8 @@ export class StatementWalker extends CodeScanner {
     if (extra) words.sort((a, b) => a.start - b.start);
     const wordNodes = joinSplitWords(words);
     // Substitutions run first, then redirects are opened, then the command runs.
-    for (const part of assignments) this.scanSubstitutions(part, scope, frame);
-    for (const part of wordNodes) this.scanSubstitutions(part, scope, frame);
+    for (let i = 0; i < assignments.length; i++) this.scanSubstitutions(assignments[i]!, scope, frame);
+    for (let i = 0; i < wordNodes.length; i++) this.scanSubstitutions(wordNodes[i]!, scope, frame);
     const stdin = redirects.length === 0 ? frame.stdin : this.openRedirects(redirects, scope, frame, frame.stdin);
     const assignmentTexts = assignments.length === 0 ? NO_TEXTS : assignments.map((assignment) => assignment.text);
     const argv = this.expandWords(wordNodes);
@@ -282,7 +284,8 @@ export class StatementWalker extends CodeScanner {
 
   /** tree-sitter parses `cat <<EOF && x` / `cat <<EOF | x` with the rest inside the here-doc node. */
   private walkHeredocContinuations(redirects: readonly SyntaxNode[], start: Scope, scope: Scope, frame: Frame): void {
-    for (const redirect of redirects) {
+    for (let i = 0; i < redirects.length; i++) {
+      const redirect = redirects[i]!;
       if (redirect.type !== 'heredoc_redirect') continue;
       const description = describeRedirect(redirect);
       if (description.kind !== 'heredoc') continue;
