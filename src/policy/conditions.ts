@@ -9,9 +9,9 @@ import type { SimpleCommand } from '../shell/types.js';
 import type { CallItem } from './items.js';
 import type { PathContext, RuleConditions } from './types.js';
 
-export const STRICT_PROGRAM = { strictProgram: true } as const;
+const STRICT_PROGRAM = { strictProgram: true } as const;
 /** Deny and ask rules look through the arguments of programs not known to treat them as data. */
-export const LOOSE_PROGRAM = { strictProgram: false, lookThrough: true } as const;
+const LOOSE_PROGRAM = { strictProgram: false, lookThrough: true } as const;
 
 /** Whether every condition of a rule holds for one item of a call. */
 export function conditionsHold(c: RuleConditions, item: CallItem, facts: CallFacts, context: PathContext, strictProgram = false): boolean {
