@@ -52,12 +52,6 @@ export abstract class CodeScanner implements ScriptHost {
     }
   }
 
-  /** The walk of analyzeCode: `source` is the code as given (not as repaired for the parser). */
-  private walkCode(source: string, root: SyntaxNode, scope: Scope, frame: Frame, substitution: boolean): void {
-    this.collector.constants ??= lineConstants(source, root);
-    this.walkSubstitutionBody(root.children, scope, frame, substitution);
-  }
-
   /**
    * `$(< file)` and `` `< file` `` — one input redirection and nothing else — are read by the shell
    * itself, in bash and zsh alike; any other code is walked as statements.
@@ -83,7 +77,11 @@ export abstract class CodeScanner implements ScriptHost {
     const deferred = findings.arithmeticReads.size > 0;
     if (deferred) for (const [node, names] of findings.arithmeticReads) (this.arithmeticReads ??= new Map()).set(node, names);
     if (typeof walk === 'function') walk(parsed.root);
-    else this.walkCode(source, parsed.root, scope, frame, walk === 'substitution');
+    else {
+      // analyzeCode's walk; the constants come from the code as given, not as repaired for the parser.
+      this.collector.constants ??= lineConstants(source, parsed.root);
+      this.walkSubstitutionBody(parsed.root.children, scope, frame, walk === 'substitution');
+    }
     if (deferred) {
       for (const node of findings.arithmeticReads.keys()) {
         if (this.arithmeticReads?.delete(node)) this.collector.unresolvable(ARITHMETIC_REASON); // never reached
@@ -250,12 +248,8 @@ export abstract class CodeScanner implements ScriptHost {
     const words: Word[] = [];
     for (let i = 0; i < nodes.length; i++) {
       const node = nodes[i]!;
-      // The usual word: no result object, no list of one.
-      const inert = inertWord(node);
-      if (inert) {
-        words.push(inert);
-        continue;
-      }
+      const inert = inertWord(node); // the usual word: no result object, no list of one
+      if (inert) { words.push(inert); continue; }
       const result = expandWord(node, this.collector.words);
       if ('error' in result) {
         this.collector.unresolvable(result.error);
