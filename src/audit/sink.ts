@@ -13,7 +13,12 @@ export interface AuditSink {
 
 /** The bytes of one audit line: the whole event, masked in one pass (mask.ts), as JSON. */
 export function auditLine(event: AuditEvent): string {
-  return `${JSON.stringify(maskEvent(event))}\n`;
+  return `${auditJson(event)}\n`;
+}
+
+/** The audit line without its newline (the sink writes that byte itself: no second copy of the line to join them). */
+function auditJson(event: AuditEvent): string {
+  return JSON.stringify(maskEvent(event));
 }
 
 /** How long audit lines may wait in memory before they are appended. */
@@ -71,15 +76,17 @@ export function fileAuditSink(path: string, warn: (message: string) => void, flu
   return {
     write(event) {
       if (failed || fd === undefined) return;
-      const line = auditLine(event);
-      // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
-      if (used + line.length * 3 > BUFFER_BYTES) flush();
-      if (line.length * 3 > BUFFER_BYTES) {
-        const bytes = Buffer.from(line);
+      const json = auditJson(event);
+      // A UTF-8 character takes at most 3 bytes per UTF-16 unit; then the newline.
+      const most = json.length * 3 + 1;
+      if (used + most > BUFFER_BYTES) flush();
+      if (most > BUFFER_BYTES) {
+        const bytes = Buffer.from(`${json}\n`);
         append(bytes, bytes.length);
         return;
       }
-      used += buffer.write(line, used);
+      used += buffer.write(json, used);
+      buffer[used++] = 0x0a;
       timer ??= setTimeout(flush, flushMs).unref();
     },
     async close() {

@@ -91,8 +91,15 @@ export class Judge {
       extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, shellCwd }));
   }
 
+  /** The last environment built, handed out again while the workspace and agent stay (every call of a session). */
+  private lastShellEnv: ShellEnv | undefined;
+
   private shellEnv(workspace: string): ShellEnv {
+    const last = this.lastShellEnv;
+    if (last !== undefined && last.workspace === workspace && last.agent === this.state.agentName) return last;
     const { canonicalize } = this.deps;
-    return { agent: this.state.agentName, workspace, canonicalize: (path: string) => { const resolved = canonicalize(path); return typeof resolved === 'string' ? resolved : path; } };
+    const env: ShellEnv = { agent: this.state.agentName, workspace, canonicalize: (path: string) => { const resolved = canonicalize(path); return typeof resolved === 'string' ? resolved : path; } };
+    this.lastShellEnv = env;
+    return env;
   }
 }

@@ -90,19 +90,31 @@ export class Outbox {
     const time = this.deps.clock();
     const latencyMs = performance.now() - call.started;
     this.deps.onVerdict?.(call, how.decision);
-    this.audit(() => decisionEvent({
+    // One closure per decision (not one for the event and one for its write): this runs for every request.
+    this.run(() => this.deps.audit.write(decisionEvent({
       time, decisionId: this.deps.newDecisionId(), method: how.method ?? ACP.requestPermission,
       sessionId: call.sessionId, toolCallId: call.toolCallId, facts: call.facts, evaluation: call.evaluation,
       decision: how.decision, outcome: how.outcome, source: how.source, optionId: how.optionId, latencyMs, extra: how.extra,
-    }));
+    })));
   }
 
   /** Every audit event of the broker goes through here. */
   audit(event: () => AuditEvent): void {
-    const defer = this.deps.deferAudit;
-    if (defer) defer(() => this.deps.audit.write(event()));
-    else this.deps.audit.write(event());
+    this.run(() => this.deps.audit.write(event()));
   }
+
+  /** Audit work, deferred when the relay defers it. */
+  private run(work: () => void): void {
+    const defer = this.deps.deferAudit;
+    if (defer) defer(work);
+    else work();
+  }
+}
+
+/** `verdictOf` with the answer's source: how a call answered at once was settled. */
+export function settledAs(polarity: 'allow' | 'deny', outcome: PermissionOutcome, source: AnswerSource): Settled {
+  if (outcome.outcome === 'cancelled') return { decision: 'cancelled', outcome: 'cancelled', source };
+  return { decision: polarity, outcome: polarity === 'allow' ? 'allowed' : 'denied', optionId: outcome.optionId, source };
 }
 
 /** What the agent got, in audit terms, for an answer of this polarity. */

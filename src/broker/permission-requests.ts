@@ -9,7 +9,7 @@ import type { Escalations } from './escalations.js';
 import { humanAnswer } from './escalations.js';
 import type { Handler, Incoming, RequestOrNotification, Side, Verdict } from './handler.js';
 import type { Judge } from './judge.js';
-import { verdictOf, type JudgedCall, type Outbox } from './outbox.js';
+import { settledAs, verdictOf, type JudgedCall, type Outbox } from './outbox.js';
 import { sessionIdOf } from './params.js';
 
 export interface PermissionRequestsDeps {
@@ -85,7 +85,7 @@ export class PermissionRequests implements Handler {
       const outcome = answer.type === 'outcome' ? answer.outcome : granted?.outcome === 'selected' ? granted : undefined;
       if (outcome) {
         outbox.answerAgent(id, outcome);
-        outbox.record(call, { ...verdictOf(evaluation.decision, outcome), source: evaluation.source });
+        outbox.record(call, settledAs(evaluation.decision, outcome, evaluation.source));
         return;
       }
     }
@@ -126,7 +126,12 @@ export class PermissionRequests implements Handler {
   }
 }
 
-function optionsOf(params: unknown): OfferedOption[] {
+/** The request's well-formed options: its own list when all are (the usual case: no copy), never mutated. */
+function optionsOf(params: unknown): readonly OfferedOption[] {
   const options = (params as { options?: unknown } | undefined)?.options;
-  return Array.isArray(options) ? options.filter(isOfferedOption) : [];
+  if (!Array.isArray(options)) return NO_OPTIONS;
+  for (let i = 0; i < options.length; i++) if (!isOfferedOption(options[i])) return options.filter(isOfferedOption);
+  return options as OfferedOption[];
 }
+
+const NO_OPTIONS: readonly OfferedOption[] = Object.freeze([]);

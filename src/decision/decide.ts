@@ -39,5 +39,6 @@ export function decide(call: ToolCallState, inputs: DecisionInputs): Judged {
 
 /** The same judgement for facts already extracted (a grant recorded since may now cover them). */
 export function decideFacts(facts: CallFacts, inputs: Pick<DecisionInputs, 'policy' | 'home' | 'canonicalize' | 'grants'>): Evaluation {
-  return evaluate(inputs.policy, facts, { home: inputs.home, canonicalize: inputs.canonicalize, ...(inputs.grants ? { grants: inputs.grants } : {}) });
+  // The inputs are the evaluator's options as they are (home, canonicalize, grants): no copy per decision.
+  return evaluate(inputs.policy, facts, inputs);
 }

@@ -32,7 +32,10 @@ export function shellPathFacts(analysis: CommandAnalysis, fileExists: FileExists
   const { base, candidates, overflow } = pathCandidatesOf(analysis);
   let facts: ShellPathFact[] | undefined;
   // The file system is asked every time: the agent may create a file between two requests.
-  for (const path of candidates) if (fileExists(path)) (facts ??= base.slice()).push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  for (let i = 0; i < candidates.length; i++) {
+    const path = candidates[i]!;
+    if (fileExists(path)) (facts ??= base.slice()).push({ path, access: 'read', origin: 'argument', flags: DENY_ONLY });
+  }
   return { facts: facts ?? base, unresolvable: overflow ? [`more than ${MAX_EXISTENCE_CHECKS} arguments of programs whose file arguments are not modelled`] : NONE };
 }
 
@@ -63,7 +66,7 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
   if (frozen) {
     for (let slot = 0; slot < RECENT; slot++) if (recentAnalyses[slot] === analysis) return recentCandidates[slot]!;
   }
-  const all: ShellPathFact[] = analysis.redirections.map((r) => ({
+  const all: readonly ShellPathFact[] = analysis.redirections.length === 0 ? NONE : analysis.redirections.map((r) => ({
     path: r.kernelPath ?? r.path,
     access: r.access,
     origin: isRedirectOperator(r.operator) ? 'redirect' : 'argument',
@@ -72,7 +75,9 @@ function pathCandidatesOf(analysis: CommandAnalysis): PathCandidates {
   const base = all.length === 0 ? NONE : [...all.filter((fact) => !fact.flags.denyOnly), ...all.filter((fact) => fact.flags.denyOnly)];
   const candidates: string[] = [];
   let overflow = false;
-  for (const command of analysis.commands) {
+  const commands = analysis.commands;
+  for (let c = 0; c < commands.length; c++) {
+    const command = commands[c]!;
     if (overflow || hasCompleteArgumentRoles(command.program)) continue;
     for (const candidate of candidatesOf(command)) {
       if (candidates.length >= MAX_EXISTENCE_CHECKS) {
@@ -106,27 +111,29 @@ function candidatesOf(command: SimpleCommand): string[] {
   const argv = command.argv;
   const out: string[] = [];
   const seen = argv.length > 16 ? new Set<string>() : undefined;
-  const add = (word: string) => {
-    if (!isPathLike(word) || (seen ? seen.has(word) : out.includes(word))) return;
-    seen?.add(word);
-    out.push(word);
-  };
   const program = argv[0];
-  if (program?.includes('/')) add(program);
+  if (program?.includes('/')) addCandidate(out, seen, program);
   for (let i = 1; i < argv.length; i++) {
     const word = argv[i]!;
     if (word.startsWith('-')) {
       const equals = word.indexOf('=');
-      if (equals !== -1) add(word.slice(equals + 1));
+      if (equals !== -1) addCandidate(out, seen, word.slice(equals + 1));
       continue;
     }
-    add(word);
+    addCandidate(out, seen, word);
     const equals = word.indexOf('=');
-    if (equals !== -1) add(word.slice(equals + 1));
+    if (equals !== -1) addCandidate(out, seen, word.slice(equals + 1));
     const colon = word.indexOf(':');
-    if (colon !== -1 && !word.includes('://')) add(word.slice(colon + 1));
+    if (colon !== -1 && !word.includes('://')) addCandidate(out, seen, word.slice(colon + 1));
   }
   return out;
+}
+
+/** `word` added to `out` unless it cannot be a path or is there already (`seen` mirrors `out` for long commands). */
+function addCandidate(out: string[], seen: Set<string> | undefined, word: string): void {
+  if (!isPathLike(word) || (seen ? seen.has(word) : out.includes(word))) return;
+  seen?.add(word);
+  out.push(word);
 }
 
 function isPathLike(word: string): boolean {

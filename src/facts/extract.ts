@@ -26,8 +26,9 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const kind = inferKind({ kind: call.kind, tool, title, rawInput: call.rawInput });
   const unresolvable: string[] = [];
   const paths: PathFact[] = [];
-  const seen = new Set<string>();
-  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = {}) => {
+  // Created with the first path (most calls have none).
+  let seen: Set<string> | undefined;
+  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = NO_FLAGS) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
     if (rawPath.includes('\0')) {
       unresolvable.push(`a path with a NUL byte, which no file can have: ${JSON.stringify(rawPath)}`);
@@ -47,6 +48,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     const add = (fact: PathFact) => {
       // A deny-only fact adds nothing beside an equal one every rule sees (those come first).
       const key = `${access}\0${fact.glob ? 'glob' : ''}\0${fact.path}`;
+      seen ??= new Set();
       if (seen.has(key)) return;
       seen.add(key);
       paths.push(fact);
@@ -86,11 +88,15 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const shellLine = shellCall?.line;
   if (kind === 'execute' && shellCall === undefined) unresolvable.push('execute call without a command to analyse');
   if (shellCall && shell) {
-    for (const reason of shellCall.unresolvable) unresolvable.push(reason);
-    for (const reason of shell.unresolvable) unresolvable.push(reason);
+    // Index loops: these lists are often the shared frozen empty ones, over which for-of allocates.
+    pushAll(unresolvable, shellCall.unresolvable);
+    pushAll(unresolvable, shell.unresolvable);
     const found = shellPathFacts(shell, context.fileExists);
-    for (const reason of found.unresolvable) unresolvable.push(reason);
-    for (const fact of found.facts) addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
+    pushAll(unresolvable, found.unresolvable);
+    for (let i = 0; i < found.facts.length; i++) {
+      const fact = found.facts[i]!;
+      addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
+    }
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);
@@ -109,6 +115,13 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     kind, tool, title, agent: context.agent, workspace: context.workspace, paths,
     commands: shell?.commands ?? [], urls, input: call.rawInput, shellLine, shell, unresolvable,
   };
+}
+
+/** No flags (shared: flags are only read). */
+const NO_FLAGS: Pick<PathFact, 'glob' | 'denyOnly'> = Object.freeze({});
+
+function pushAll(into: string[], items: readonly string[]): void {
+  for (let i = 0; i < items.length; i++) into.push(items[i]!);
 }
 
 function defaultAccess(kind: ToolKind): Access {

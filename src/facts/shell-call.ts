@@ -46,7 +46,7 @@ export function analyzeShellCall(call: ToolCallState, kind: string, context: Ext
       : mergeAnalyses(cwds.map((cwd) => context.shell.analyze(line, { cwd, home: context.home })));
   // The walker marks whatever runs before an absolute `cd` unresolvable: if nothing is, the start did not matter.
   const startMattered = start.type === 'unknown' && analysis.unresolvable.length > 0;
-  return { line, cwds, analysis, unresolvable: startMattered ? [start.reason] : [] };
+  return { line, cwds, analysis, unresolvable: startMattered ? [start.reason] : NONE };
 }
 
 /** Where the line leaves the shell from each of its starts, in their order (`ShellCall.cwds`); null where not known. */
@@ -78,7 +78,7 @@ type Start = { readonly type: 'known'; readonly cwds: readonly string[] } | { re
 
 function startDirectory(call: ToolCallState, lineFromTitle: boolean, context: ExtractContext): Start {
   const hints = call.directoryHints ?? hintsOf(call.rawInput);
-  const explanation = lineFromTitle ? geminiExplanation(call.content) : { type: 'none' as const };
+  const explanation = lineFromTitle ? geminiExplanation(call.content) : NO_EXPLANATION;
   if (explanation.type === 'ambiguous') return unknown('its directory ([in …] in the explanation) cannot be read with certainty');
   if (explanation.type === 'default' && hints.length > 0) return unknown('the explanation and a parameter disagree on its directory');
   const given = explanation.type === 'directory' ? [...hints, explanation.directory] : hints;
@@ -94,12 +94,24 @@ function startDirectory(call: ToolCallState, lineFromTitle: boolean, context: Ex
   if (context.workspace === NO_WORKSPACE && (explanation.type === 'default' || context.shellCwd === undefined || context.shellCwd === null || context.shellCwd.length === 0)) {
     return unknown(UNKNOWN_SESSION);
   }
-  if (explanation.type === 'default') return { type: 'known', cwds: [context.workspace] };
+  if (explanation.type === 'default') return inWorkspace(context.workspace);
   if (context.shellCwd === null) return unknown('an earlier command of this session moved its shell to a directory not known statically');
   if (context.shellCwd !== undefined && context.shellCwd.length > 0) return { type: 'known', cwds: context.shellCwd };
   // gemini-cli versions that show the directory nowhere in the request (or only inside the title).
   if (lineFromTitle && context.agent === 'gemini-cli') return unknown('gemini-cli did not say which directory the command runs in');
-  return { type: 'known', cwds: [context.workspace] };
+  return inWorkspace(context.workspace);
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+const NO_EXPLANATION: Explanation = Object.freeze({ type: 'none' });
+
+/** The usual start, the workspace: one frozen value per workspace in a row (a session asks again and again). */
+let lastWorkspaceStart: { readonly workspace: string; readonly start: Start } | undefined;
+function inWorkspace(workspace: string): Start {
+  if (lastWorkspaceStart?.workspace !== workspace) {
+    lastWorkspaceStart = { workspace, start: Object.freeze({ type: 'known', cwds: Object.freeze([workspace]) }) };
+  }
+  return lastWorkspaceStart.start;
 }
 
 /** Why a session's workspace is unknown. */

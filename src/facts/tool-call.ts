@@ -32,18 +32,25 @@ export const TOO_MANY_DIRECTORY_HINTS: unique symbol = Symbol('too many director
 
 /** Later fields win; absent fields keep earlier values ("only changed fields need to be included"). */
 export function mergeToolCall(base: ToolCallState | undefined, update: Record<string, unknown>): ToolCallState {
-  const later = <K extends keyof ToolCallState>(key: K): ToolCallState[K] =>
-    (update[key] !== undefined ? update[key] : base?.[key]) as ToolCallState[K];
   // An empty rawInput ({}), as claude sends in its first announcement, must not erase a real one.
-  const rawInput = base?.rawInput !== undefined && isEmptyObject(update.rawInput) ? base.rawInput : later('rawInput');
+  const rawInput = base?.rawInput !== undefined && isEmptyObject(update.rawInput) ? base.rawInput : later(base, update, 'rawInput');
   // Nor may an empty locations list (gemini's request sends `locations: []`) erase the paths announced before.
-  const locations = isNonEmptyList(base?.locations) && isEmptyList(update.locations) ? base.locations : later('locations');
+  const locations = isNonEmptyList(base?.locations) && isEmptyList(update.locations) ? base.locations : later(base, update, 'locations');
   return {
-    toolCallId: later('toolCallId'), title: later('title'), name: later('name'), kind: later('kind'), status: later('status'),
-    content: later('content'), locations, rawInput, _meta: later('_meta'),
-    directoryHints: withDirectoryHints(base?.directoryHints ?? [], update.rawInput),
+    toolCallId: later(base, update, 'toolCallId'), title: later(base, update, 'title'), name: later(base, update, 'name'),
+    kind: later(base, update, 'kind'), status: later(base, update, 'status'), content: later(base, update, 'content'),
+    locations, rawInput, _meta: later(base, update, '_meta'),
+    directoryHints: withDirectoryHints(base?.directoryHints ?? NO_HINTS, update.rawInput),
   };
 }
+
+/** The update's field if it has one, else the earlier one (a function, not a closure: this runs for every update). */
+function later<K extends keyof ToolCallState>(base: ToolCallState | undefined, update: Record<string, unknown>, key: K): ToolCallState[K] {
+  return (update[key] !== undefined ? update[key] : base?.[key]) as ToolCallState[K];
+}
+
+/** No directory hints (shared: hints are only ever replaced by a new list, never added to). */
+const NO_HINTS: readonly unknown[] = Object.freeze([]);
 
 function withDirectoryHints(hints: readonly unknown[], rawInput: unknown): readonly unknown[] {
   if (rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) return hints;

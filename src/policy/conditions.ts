@@ -3,15 +3,15 @@
  * to understand a decision (the combination, strictest wins, is in evaluate.ts).
  */
 import type { CallFacts } from '../core/facts.js';
-import { commandMatches, type CommandPattern } from '../shell/command-pattern.js';
+import { commandMatches, type CommandMatchOptions, type CommandPattern } from '../shell/command-pattern.js';
 import { urlCandidates } from './hosts.js';
 import type { SimpleCommand } from '../shell/types.js';
 import type { CallItem } from './items.js';
 import type { PathContext, RuleConditions } from './types.js';
 
-export const STRICT_PROGRAM = { strictProgram: true } as const;
+const STRICT_PROGRAM = { strictProgram: true } as const;
 /** Deny and ask rules look through the arguments of programs not known to treat them as data. */
-export const LOOSE_PROGRAM = { strictProgram: false, lookThrough: true } as const;
+const LOOSE_PROGRAM = { strictProgram: false, lookThrough: true } as const;
 
 /** Whether every condition of a rule holds for one item of a call. */
 export function conditionsHold(c: RuleConditions, item: CallItem, facts: CallFacts, context: PathContext, strictProgram = false): boolean {
@@ -31,10 +31,13 @@ export function callConditionsHold(c: RuleConditions, facts: CallFacts): boolean
   return true;
 }
 
-/** The conditions on one item; `matches` tests a command pattern against the item's command. */
+/**
+ * The conditions on one item; `matches` tests a command pattern against the item's command (a
+ * `commandMatcher` of it, which remembers what it worked out about the command between patterns).
+ */
 export function itemConditionsHold(
   c: RuleConditions, item: CallItem, context: PathContext, strictProgram: boolean,
-  matches?: (pattern: CommandPattern) => boolean,
+  matches?: (pattern: CommandPattern, options: CommandMatchOptions) => boolean,
 ): boolean {
   if (c.paths || c.access) {
     if (item.type !== 'path') return false;
@@ -74,11 +77,12 @@ function anyPathPattern(matchers: NonNullable<RuleConditions['paths']>, path: st
 
 function anyCommandPattern(
   patterns: readonly CommandPattern[], command: SimpleCommand, strictProgram: boolean,
-  matches: ((pattern: CommandPattern) => boolean) | undefined,
+  matches: ((pattern: CommandPattern, options: CommandMatchOptions) => boolean) | undefined,
 ): boolean {
+  const options = strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM;
   for (let i = 0; i < patterns.length; i++) {
     const pattern = patterns[i]!;
-    if (matches ? matches(pattern) : commandMatches(pattern, command, strictProgram ? STRICT_PROGRAM : LOOSE_PROGRAM)) return true;
+    if (matches ? matches(pattern, options) : commandMatches(pattern, command, options)) return true;
   }
   return false;
 }

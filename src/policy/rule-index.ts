@@ -29,17 +29,14 @@ export interface RuleIndex {
    * first sighting.
    */
   commandMemo(command: SimpleCommand): CommandMemo | undefined;
-  /** A fresh memo of call conditions for one evaluation. */
-  callConditions(): CallConditions;
-}
-
-/**
- * The conditions on the call (kind, tool, title, agent, input) are the same for every item: each
- * rule's are tested once per evaluation. Arrays owned by the index, stamped with the evaluation's
- * number, so nothing is allocated per call (and a nested evaluation only causes misses).
- */
-export interface CallConditions {
-  hold(position: number, rule: Rule, facts: CallFacts): boolean;
+  /**
+   * The conditions on the call (kind, tool, title, agent, input) are the same for every item: each
+   * rule's are tested once per evaluation. `callConditions()` starts an evaluation and returns its
+   * stamp; `callConditionsHold` answers from arrays owned by the index, stamped with that number, so
+   * nothing is allocated per call (and a nested evaluation only causes misses).
+   */
+  callConditions(): number;
+  callConditionsHold(stamp: number, position: number, rule: Rule, facts: CallFacts): boolean;
 }
 
 export interface CommandMemo {
@@ -141,16 +138,14 @@ function buildRuleIndex(files: readonly PolicyFile[]): RuleIndex {
         stamps.fill(0);
         evaluation = 0;
       }
-      const stamp = ++evaluation;
-      return {
-        hold(position, rule, facts) {
-          if (stamps[position] !== stamp) {
-            held[position] = callConditionsHold(rule.match, facts) ? 1 : 0;
-            stamps[position] = stamp;
-          }
-          return held[position] === 1;
-        },
-      };
+      return ++evaluation;
+    },
+    callConditionsHold(stamp, position, rule, facts) {
+      if (stamps[position] !== stamp) {
+        held[position] = callConditionsHold(rule.match, facts) ? 1 : 0;
+        stamps[position] = stamp;
+      }
+      return held[position] === 1;
     },
     commandMemo(command) {
       // Only a frozen command (and argv) cannot change between calls; cwd, home and program are strings.
@@ -239,8 +234,9 @@ function buildCandidates(rules: readonly Rule[], targets: readonly RuleTargets[]
       const argv0 = argv[0];
       let found = argv0 === undefined || argv0 === program ? byName : mergeSorted(byName, byProgram.get(argv0) ?? anyProgram);
       // Rules for a program named by a later word may match through look-through (deny and ask rules).
-      for (const start of lookThroughStarts(item.command)) {
-        const word = argv[start]!;
+      const starts = lookThroughStarts(item.command);
+      for (let s = 0; s < starts.length; s++) {
+        const word = argv[starts[s]!]!;
         for (const name of word.includes('/') ? [word, basename(word)] : [word]) {
           const bucket = byProgram.get(name);
           if (bucket) found = mergeSorted(found, bucket);

@@ -13,7 +13,7 @@ import { describeRedirect, recordFileRedirect, type RedirectDescription } from '
 import { lineConstants } from './same-line-constants.js';
 import { STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
 import { CODE_TYPES, checkTree, treeReasons } from './tree-check.js';
-import { expandWord, resolveWord, type Word } from './words.js';
+import { expandWord, inertWord, resolveWord, type Word } from './words.js';
 
 const INHERITED: Stdin = { kind: 'inherited' };
 
@@ -43,12 +43,13 @@ export abstract class CodeScanner implements ScriptHost {
 
   /** Code this shell runs: the line itself, backquoted substitutions (`substitution`). */
   analyzeCode(source: string, scope: Scope, frame: Frame, substitution = false): void {
-    this.collector.nested(() =>
-      this.parseAndWalk(source, scope, frame, (root) => {
-        this.collector.constants ??= lineConstants(source, root);
-        this.walkSubstitutionBody(root.children, scope, frame, substitution);
-      }),
-    );
+    // collector.nested without closures: this runs for every line.
+    if (!this.collector.enter()) return;
+    try {
+      this.parseAndWalk(source, scope, frame, substitution ? 'substitution' : 'code');
+    } finally {
+      this.collector.leave();
+    }
   }
 
   /**
@@ -67,14 +68,20 @@ export abstract class CodeScanner implements ScriptHost {
    * one it did not reach (a construct in a place the walker does not look) is unresolvable, and
    * is analysed on its own so its commands are still reported.
    */
-  private parseAndWalk(source: string, scope: Scope, frame: Frame, walk: (root: SyntaxNode) => void): void {
+  private parseAndWalk(source: string, scope: Scope, frame: Frame, walk: 'code' | 'substitution' | ((root: SyntaxNode) => void)): void {
     const parsed = parseWithRepairs(this.parser, source);
     if ('failure' in parsed) return this.collector.unresolvable(parsed.failure);
     const findings = checkTree(parsed.root);
-    for (const reason of treeReasons(findings)) this.collector.unresolvable(reason);
+    const reasons = treeReasons(findings);
+    for (let i = 0; i < reasons.length; i++) this.collector.unresolvable(reasons[i]!);
     const deferred = findings.arithmeticReads.size > 0;
     if (deferred) for (const [node, names] of findings.arithmeticReads) (this.arithmeticReads ??= new Map()).set(node, names);
-    walk(parsed.root);
+    if (typeof walk === 'function') walk(parsed.root);
+    else {
+      // analyzeCode's walk; the constants come from the code as given, not as repaired for the parser.
+      this.collector.constants ??= lineConstants(source, parsed.root);
+      this.walkSubstitutionBody(parsed.root.children, scope, frame, walk === 'substitution');
+    }
     if (deferred) {
       for (const node of findings.arithmeticReads.keys()) {
         if (this.arithmeticReads?.delete(node)) this.collector.unresolvable(ARITHMETIC_REASON); // never reached
@@ -239,13 +246,16 @@ export abstract class CodeScanner implements ScriptHost {
 
   protected expandWords(nodes: readonly SyntaxNode[]): Word[] {
     const words: Word[] = [];
-    for (const node of nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      const inert = inertWord(node); // the usual word: no result object, no list of one
+      if (inert) { words.push(inert); continue; }
       const result = expandWord(node, this.collector.words);
       if ('error' in result) {
         this.collector.unresolvable(result.error);
         words.push(resolveWord(node, this.collector.words));
       } else {
-        words.push(...result.words);
+        for (let k = 0; k < result.words.length; k++) words.push(result.words[k]!);
       }
     }
     return words;

@@ -21,7 +21,8 @@ export function newScope(cwd: string): Scope {
 }
 
 export function forkScope(scope: Scope): Scope {
-  return { cwd: scope.cwd, lastKnownCwd: scope.lastKnownCwd, dirStack: scope.dirStack && [...scope.dirStack] };
+  const stack = scope.dirStack;
+  return { cwd: scope.cwd, lastKnownCwd: scope.lastKnownCwd, dirStack: stack === undefined ? undefined : stack.length === 0 ? [] : stack.slice() };
 }
 
 export function forgetCwd(scope: Scope): void {
@@ -37,8 +38,9 @@ const MAX_NESTING = 64;
 export class AnalysisCollector {
   readonly commands: SimpleCommand[] = [];
   readonly redirections: Redirection[] = [];
-  readonly functionNames = new Set<string>();
-  private readonly reasons = new Set<string>();
+  /** Functions the line defines, and why it cannot be resolved: created when the first is found (most lines have none). */
+  private functionNames: Set<string> | undefined;
+  private reasons: Set<string> | undefined;
   readonly words: WordContext;
   depth = 0;
   /** Same-line constants (same-line-constants.ts); undefined until the line's own code is parsed. */
@@ -56,7 +58,12 @@ export class AnalysisCollector {
 
   unresolvable(reason: string): void {
     // Reasons quote the offending text; keep them readable when that text is huge.
-    this.reasons.add(reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason);
+    (this.reasons ??= new Set()).add(reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason);
+  }
+
+  /** A function the line defines: calling it later in the line runs code the analysis attributes to no program. */
+  defineFunction(name: string): void {
+    (this.functionNames ??= new Set()).add(name);
   }
 
   /** The cwd to run something in; notes an unresolvable reason when it is not known. */
@@ -93,14 +100,15 @@ export class AnalysisCollector {
 
   /** `finalCwd`: where the line leaves the shell (null: not known); omitted when the walk did not finish. */
   result(finalCwd?: string | null): CommandAnalysis {
-    if (this.functionNames.size > 0) {
+    const functionNames = this.functionNames;
+    if (functionNames !== undefined) {
       for (const command of this.commands) {
-        if (this.functionNames.has(command.program)) {
+        if (functionNames.has(command.program)) {
           this.unresolvable(`calls the function ${command.program} defined in the same line`);
         }
       }
     }
-    const unresolvable = [...this.reasons];
+    const unresolvable = this.reasons === undefined ? [] : [...this.reasons];
     return finalCwd === undefined
       ? { commands: this.commands, redirections: this.redirections, unresolvable }
       : { commands: this.commands, redirections: this.redirections, unresolvable, finalCwd };

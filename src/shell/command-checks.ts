@@ -48,8 +48,8 @@ function commandNameProblem(head: Word): string | undefined {
 
 /** `program`: the command these are prefix assignments of, when there is one (`IFS= read`). */
 export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector, program?: string): void {
-  for (const assignment of assignments) {
-    const name = assignedName(assignment);
+  for (let i = 0; i < assignments.length; i++) {
+    const name = assignedName(assignments[i]!);
     if (name && isHazardousPrefixAssignment(name, program)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
   }
 }

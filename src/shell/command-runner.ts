@@ -65,9 +65,7 @@ export function runInvocation(invocation: Invocation, collector: AnalysisCollect
  */
 function step(program: string, current: Invocation, outerWrappers: number, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {
   const { argv, scope } = current;
-  // `builtin cd x` / `command cd x` still change the shell's directory; `sudo cd x` cannot.
-  const onlyBuiltinWrappers = () => current.wrappers.slice(outerWrappers).every((wrapper) => wrapper === 'builtin' || wrapper === 'command');
-  if (isDirectoryChange(program) && onlyBuiltinWrappers()) {
+  if (isDirectoryChange(program) && onlyBuiltinWrappers(current.wrappers, outerWrappers)) {
     applyDirectoryChange(argv, scope, collector.context.home);
     return undefined;
   }
@@ -143,6 +141,12 @@ function step(program: string, current: Invocation, outerWrappers: number, colle
     return undefined;
   }
   return peel(program, current, collector, host);
+}
+
+/** `builtin cd x` / `command cd x` still change the shell's directory; `sudo cd x` cannot. */
+function onlyBuiltinWrappers(wrappers: readonly string[], outerWrappers: number): boolean {
+  for (let i = outerWrappers; i < wrappers.length; i++) if (wrappers[i] !== 'builtin' && wrappers[i] !== 'command') return false;
+  return true;
 }
 
 function peel(program: string, current: Invocation, collector: AnalysisCollector, host: ScriptHost): Invocation | undefined {

@@ -48,20 +48,29 @@ const SPECIAL_COMMAND_WORDS: ReadonlySet<string> = new Set([
   'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv',
 ]);
 
-type Operator = '&&' | '||' | '|' | ';';
+/** Token kinds; a token is its kind, start and end in the scratch arrays below. */
+const WORD = 0;
+const AND = 1;
+const OR = 2;
+const PIPE = 3;
+const SEMICOLON = 4;
+const OPERATOR_TEXT = ['', '&&', '||', '|', ';'] as const;
 
-interface Token {
-  readonly operator: Operator | undefined;
-  readonly start: number;
-  readonly end: number;
-}
+/**
+ * The tokens of the line being parsed, in arrays reused by every call (parsing is synchronous and
+ * never nested): no object per token. A line of at most MAX_PLAIN_LENGTH characters has at most
+ * that many tokens.
+ */
+const kinds = new Uint8Array(MAX_PLAIN_LENGTH);
+const starts = new Int32Array(MAX_PLAIN_LENGTH);
+const ends = new Int32Array(MAX_PLAIN_LENGTH);
 
 /** The tree-sitter-bash tree of `source` if it is a plain line, else undefined. */
 export function parsePlainLine(source: string): SyntaxNode | undefined {
   if (source.length > MAX_PLAIN_LENGTH || !PLAIN_ALPHABET.test(source)) return undefined;
-  const tokens = tokenize(source);
-  if (!tokens || tokens.length === 0) return undefined;
-  return buildProgram(source, tokens);
+  const count = tokenize(source);
+  if (count <= 0) return undefined;
+  return new TreeBuilder(source, count).program();
 }
 
 /**
@@ -75,38 +84,39 @@ export function isPlainTree(root: SyntaxNode): boolean {
   return (root as { readonly [PLAIN_TREE]?: true })[PLAIN_TREE] === true;
 }
 
-function tokenize(source: string): Token[] | undefined {
-  const tokens: Token[] = [];
+/** How many tokens `source` has (in the scratch arrays); -1 when it holds an operator not accepted. */
+function tokenize(source: string): number {
+  let count = 0;
   let i = 0;
   while (i < source.length) {
-    const ch = source[i]!;
-    if (ch === ' ' || ch === '\t') {
+    const ch = source.charCodeAt(i);
+    const start = i;
+    let kind: number;
+    if (ch === 0x20 || ch === 0x09) {
       i++;
-    } else if (ch === '&') {
-      if (source[i + 1] !== '&') return undefined; // `&` alone: a background job
-      tokens.push({ operator: '&&', start: i, end: i + 2 });
+      continue;
+    } else if (ch === 0x26) {
+      if (source.charCodeAt(i + 1) !== 0x26) return -1; // `&` alone: a background job
+      kind = AND;
       i += 2;
-    } else if (ch === '|') {
-      if (source[i + 1] === '|') {
-        tokens.push({ operator: '||', start: i, end: i + 2 });
-        i += 2;
-      } else {
-        tokens.push({ operator: '|', start: i, end: i + 1 });
-        i += 1;
-      }
-    } else if (ch === ';') {
-      tokens.push({ operator: ';', start: i, end: i + 1 });
+    } else if (ch === 0x7c) {
+      kind = source.charCodeAt(i + 1) === 0x7c ? OR : PIPE;
+      i += kind === OR ? 2 : 1;
+    } else if (ch === 0x3b) {
+      kind = SEMICOLON;
       i += 1;
     } else {
-      const start = i;
       while (i < source.length && isWordChar(source.charCodeAt(i))) i++;
-      tokens.push({ operator: undefined, start, end: i });
+      kind = WORD;
     }
+    kinds[count] = kind;
+    starts[count] = start;
+    ends[count] = i;
+    count++;
     // `|&`, `;;`, `;&`, `&&&`: operators we do not accept written next to `&` or `;`.
-    const last = tokens[tokens.length - 1];
-    if (last?.operator !== undefined && (source[i] === '&' || source[i] === ';')) return undefined;
+    if (kind !== WORD && (source.charCodeAt(i) === 0x26 || source.charCodeAt(i) === 0x3b)) return -1;
   }
-  return tokens;
+  return count;
 }
 
 function isWordChar(code: number): boolean {
@@ -118,68 +128,82 @@ function isWordChar(code: number): boolean {
  * program := list (';' list)* [';'];  list := pipeline (('&&' | '||') pipeline)*  (left-nested);
  * pipeline := command ('|' command)*  (flat);  command := word+.
  */
-function buildProgram(source: string, tokens: readonly Token[]): SyntaxNode | undefined {
-  const children: SyntaxNode[] = [];
-  let at = 0;
-  for (;;) {
-    const list = parseList();
-    if (!list) return undefined;
-    children.push(list);
-    const next = tokens[at];
-    if (next === undefined) break;
-    if (next.operator !== ';') return undefined;
-    children.push(anonymous(source, ';', next.start, next.end));
-    at++;
-    if (at === tokens.length) break; // one `;` at the end
-  }
-  const start = children[0]!.start;
-  const end = children[children.length - 1]!.end;
-  const root: SyntaxNode & { readonly [PLAIN_TREE]: true } = {
-    type: 'program', field: null, named: true, missing: false, start, end, text: source.slice(start, end), children, source, [PLAIN_TREE]: true,
-  };
-  return root;
+class TreeBuilder {
+  /** The next token. */
+  private at = 0;
 
-  function parseList(): SyntaxNode | undefined {
-    let left = parsePipeline();
+  constructor(private readonly source: string, private readonly count: number) {}
+
+  private kindAt(index: number): number {
+    return index < this.count ? kinds[index]! : -1;
+  }
+
+  program(): SyntaxNode | undefined {
+    const { source } = this;
+    const children: SyntaxNode[] = [];
+    for (;;) {
+      const list = this.list();
+      if (!list) return undefined;
+      children.push(list);
+      if (this.at === this.count) break;
+      if (kinds[this.at] !== SEMICOLON) return undefined;
+      children.push(anonymous(source, ';', starts[this.at]!, ends[this.at]!));
+      this.at++;
+      if (this.at === this.count) break; // one `;` at the end
+    }
+    const start = children[0]!.start;
+    const end = children[children.length - 1]!.end;
+    const root: SyntaxNode & { readonly [PLAIN_TREE]: true } = {
+      type: 'program', field: null, named: true, missing: false, start, end, text: source.slice(start, end), children, source, [PLAIN_TREE]: true,
+    };
+    return root;
+  }
+
+  private list(): SyntaxNode | undefined {
+    let left = this.pipeline();
     while (left) {
-      const operator = tokens[at];
-      if (operator?.operator !== '&&' && operator?.operator !== '||') return left;
-      at++;
-      const right = parsePipeline();
+      const operator = this.kindAt(this.at);
+      if (operator !== AND && operator !== OR) return left;
+      const at = this.at++;
+      const right = this.pipeline();
       if (!right) return undefined;
-      left = node(source, 'list', null, left.start, right.end, [left, anonymous(source, operator.operator, operator.start, operator.end), right]);
+      left = node(this.source, 'list', null, left.start, right.end, [left, anonymous(this.source, OPERATOR_TEXT[operator], starts[at]!, ends[at]!), right]);
     }
     return undefined;
   }
 
-  function parsePipeline(): SyntaxNode | undefined {
-    const first = parseCommand();
+  private pipeline(): SyntaxNode | undefined {
+    const first = this.command();
     if (!first) return undefined;
-    if (tokens[at]?.operator !== '|') return first;
+    if (this.kindAt(this.at) !== PIPE) return first;
     const parts: SyntaxNode[] = [first];
-    while (tokens[at]?.operator === '|') {
-      const pipe = tokens[at++]!;
-      const command = parseCommand();
+    while (this.kindAt(this.at) === PIPE) {
+      const pipe = this.at++;
+      const command = this.command();
       if (!command) return undefined;
-      parts.push(anonymous(source, '|', pipe.start, pipe.end), command);
+      parts.push(anonymous(this.source, '|', starts[pipe]!, ends[pipe]!), command);
     }
-    return node(source, 'pipeline', null, first.start, parts[parts.length - 1]!.end, parts);
+    return node(this.source, 'pipeline', null, first.start, parts[parts.length - 1]!.end, parts);
   }
 
-  function parseCommand(): SyntaxNode | undefined {
-    const name = tokens[at];
-    if (name === undefined || name.operator !== undefined) return undefined;
-    const nameText = source.slice(name.start, name.end);
+  private command(): SyntaxNode | undefined {
+    const { source } = this;
+    if (this.kindAt(this.at) !== WORD) return undefined;
+    const nameStart = starts[this.at]!;
+    const nameEnd = ends[this.at]!;
+    const nameText = source.slice(nameStart, nameEnd);
     if (!PLAIN_COMMAND_NAME.test(nameText) || SPECIAL_COMMAND_WORDS.has(nameText)) return undefined;
-    at++;
-    const word = node(source, 'word', null, name.start, name.end, NO_CHILDREN);
-    const children: SyntaxNode[] = [node(source, 'command_name', 'name', name.start, name.end, [word])];
-    while (tokens[at] !== undefined && tokens[at]!.operator === undefined) {
-      const argument = tokens[at++]!;
-      if (argument.end - argument.start === 2 && source.startsWith('==', argument.start)) return undefined;
-      children.push(node(source, 'word', 'argument', argument.start, argument.end, NO_CHILDREN));
+    this.at++;
+    let words = 0;
+    while (this.kindAt(this.at + words) === WORD) {
+      const at = this.at + words;
+      if (ends[at]! - starts[at]! === 2 && source.startsWith('==', starts[at]!)) return undefined;
+      words++;
     }
-    return node(source, 'command', null, name.start, children[children.length - 1]!.end, children);
+    const children = new Array<SyntaxNode>(words + 1);
+    children[0] = nodeWithText(source, 'command_name', 'name', nameStart, nameEnd, nameText, [nodeWithText(source, 'word', null, nameStart, nameEnd, nameText, NO_CHILDREN)]);
+    for (let k = 1; k <= words; k++, this.at++) children[k] = node(source, 'word', 'argument', starts[this.at]!, ends[this.at]!, NO_CHILDREN);
+    return node(source, 'command', null, nameStart, children[words]!.end, children);
   }
 }
 
@@ -188,6 +212,10 @@ const NO_CHILDREN: readonly SyntaxNode[] = Object.freeze([]);
 
 function node(source: string, type: string, field: string | null, start: number, end: number, children: readonly SyntaxNode[]): SyntaxNode {
   return { type, field, named: true, missing: false, start, end, text: source.slice(start, end), children, source };
+}
+
+function nodeWithText(source: string, type: string, field: string | null, start: number, end: number, text: string, children: readonly SyntaxNode[]): SyntaxNode {
+  return { type, field, named: true, missing: false, start, end, text, children, source };
 }
 
 function anonymous(source: string, type: string, start: number, end: number): SyntaxNode {

@@ -10,7 +10,7 @@ import { CodeScanner } from './code-scanner.js';
 import { isHazardousVariable } from './hazards.js';
 import { describeRedirect } from './redirects.js';
 import { childByField, childrenByField, joinSplitWords, STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
-import { assignmentsIn, flattenWords, isExitCommand, isMissing, sameDirectory, statementsAndOperator } from './walker-parts.js';
+import { assignmentsIn, flattenWords, isExitCommand, isMissing, sameDirectory, listOperator, listStatement } from './walker-parts.js';
 
 const CONDITIONAL_TYPES = new Set(['if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement']);
 const LOOP_TYPES = new Set(['while_statement', 'for_statement', 'c_style_for_statement']);
@@ -21,6 +21,8 @@ const NO_TEXTS: readonly string[] = Object.freeze([]);
 /** No trailing redirects (shared: nothing adds to a `trailing` list). */
 const NO_NODES: readonly SyntaxNode[] = Object.freeze([]);
 const PIPE_STDIN = { kind: 'pipe' } as const;
+/** A command without redirects (shared: never added to). */
+const NO_REDIRECTS: readonly { node: SyntaxNode; description: ReturnType<typeof describeRedirect> }[] = Object.freeze([]);
 
 const NULL_COMMAND_REASON = 'a statement of redirections alone runs $NULLCMD in zsh, a program known only at run time';
 
@@ -103,9 +105,12 @@ export class StatementWalker extends CodeScanner {
     // `argument`s, `redirect`s and assignments, in source order.
     let name: SyntaxNode | undefined;
     const words: SyntaxNode[] = [];
-    const ownRedirects: SyntaxNode[] = [];
-    const assignments: SyntaxNode[] = [];
-    for (const child of node.children) {
+    // Most commands have neither: the shared empty list until one is found.
+    let ownRedirects: SyntaxNode[] | readonly SyntaxNode[] = NO_NODES;
+    let assignments: SyntaxNode[] | readonly SyntaxNode[] = NO_NODES;
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
       if (child.field === 'name') {
         if (!name) {
           name = child;
@@ -114,16 +119,22 @@ export class StatementWalker extends CodeScanner {
       } else if (child.field === 'argument') {
         if (!isMissing(child)) words.push(child);
       } else if (child.field === 'redirect') {
-        ownRedirects.push(child);
+        if (ownRedirects === NO_NODES) ownRedirects = [];
+        (ownRedirects as SyntaxNode[]).push(child);
       }
-      if (child.type === 'variable_assignment') assignments.push(child);
+      if (child.type === 'variable_assignment') {
+        if (assignments === NO_NODES) assignments = [];
+        (assignments as SyntaxNode[]).push(child);
+      }
     }
     // The scope before the command runs, for here-doc continuations (`cat <<EOF || cd x`).
     const start = ownRedirects.some((redirect) => redirect.type === 'heredoc_redirect') ? forkScope(scope) : scope;
     const redirectNodes = trailing.length === 0 ? ownRedirects : [...ownRedirects, ...trailing];
-    const redirects = redirectNodes.map((redirect) => ({ node: redirect, description: describeRedirect(redirect) }));
+    const redirects = redirectNodes.length === 0 ? NO_REDIRECTS : redirectNodes.map((redirect) => ({ node: redirect, description: describeRedirect(redirect) }));
     let extra = false;
-    for (const { description } of redirects) {
+    // Index loops over lists that may be the shared frozen empty ones: for-of over those allocates iterator results.
+    for (let r = 0; r < redirects.length; r++) {
+      const description = redirects[r]!.description;
       if (!('extraArguments' in description)) continue;
       for (const word of description.extraArguments) {
         if (!isMissing(word)) {
@@ -135,8 +146,8 @@ export class StatementWalker extends CodeScanner {
     if (extra) words.sort((a, b) => a.start - b.start);
     const wordNodes = joinSplitWords(words);
     // Substitutions run first, then redirects are opened, then the command runs.
-    for (const part of assignments) this.scanSubstitutions(part, scope, frame);
-    for (const part of wordNodes) this.scanSubstitutions(part, scope, frame);
+    for (let i = 0; i < assignments.length; i++) this.scanSubstitutions(assignments[i]!, scope, frame);
+    for (let i = 0; i < wordNodes.length; i++) this.scanSubstitutions(wordNodes[i]!, scope, frame);
     const stdin = redirects.length === 0 ? frame.stdin : this.openRedirects(redirects, scope, frame, frame.stdin);
     const assignmentTexts = assignments.length === 0 ? NO_TEXTS : assignments.map((assignment) => assignment.text);
     const argv = this.expandWords(wordNodes);
@@ -167,18 +178,26 @@ export class StatementWalker extends CodeScanner {
 
   /** A left-nested chain of `&&` / `||`, flattened so long chains do not nest deeply. */
   private walkList(node: SyntaxNode, scope: Scope, frame: Frame, trailing: readonly SyntaxNode[]): void {
-    // Collected from the right (last step first), walked from the left.
-    const steps: { operator: string | undefined; statement: SyntaxNode }[] = [];
+    // Collected from the right (last step first), walked from the left; two parallel lists, no object per step.
+    const statements: SyntaxNode[] = [];
+    const operators: (string | undefined)[] = [];
     let current: SyntaxNode | undefined = node;
     while (current?.type === 'list') {
-      const [left, operator, right] = statementsAndOperator(current);
-      if (right) steps.push({ operator, statement: right });
-      current = left;
+      const right = listStatement(current, 1);
+      if (right) {
+        statements.push(right);
+        operators.push(listOperator(current));
+      }
+      current = listStatement(current, 0);
     }
-    if (current) steps.push({ operator: undefined, statement: current });
+    if (current) {
+      statements.push(current);
+      operators.push(undefined);
+    }
     const start = forkScope(scope);
-    for (let index = steps.length - 1; index >= 0; index--) {
-      const { operator, statement } = steps[index]!;
+    for (let index = statements.length - 1; index >= 0; index--) {
+      const operator = operators[index];
+      const statement = statements[index]!;
       const redirects = index === 0 ? trailing : NO_NODES;
       if (operator === '||') this.walkOrBranch(statement, start, scope, frame, redirects);
       else this.walkStatement(statement, scope, frame, redirects);
@@ -244,7 +263,7 @@ export class StatementWalker extends CodeScanner {
 
   private walkFunctionDefinition(node: SyntaxNode, scope: Scope, frame: Frame): void {
     const name = childByField(node, 'name');
-    if (name) this.collector.functionNames.add(name.text);
+    if (name) this.collector.defineFunction(name.text);
     const body = childByField(node, 'body');
     // The body runs when called, possibly elsewhere: analysed so rules see it, calls are unresolvable.
     if (body) this.walkStatement(body, forkScope(scope), frame, []);
@@ -265,7 +284,8 @@ export class StatementWalker extends CodeScanner {
 
   /** tree-sitter parses `cat <<EOF && x` / `cat <<EOF | x` with the rest inside the here-doc node. */
   private walkHeredocContinuations(redirects: readonly SyntaxNode[], start: Scope, scope: Scope, frame: Frame): void {
-    for (const redirect of redirects) {
+    for (let i = 0; i < redirects.length; i++) {
+      const redirect = redirects[i]!;
       if (redirect.type !== 'heredoc_redirect') continue;
       const description = describeRedirect(redirect);
       if (description.kind !== 'heredoc') continue;

@@ -3,10 +3,27 @@ import type { AnalysisCollector, Scope } from './collector.js';
 import { childByField, joinSplitWords, STATEMENT_TYPES, type SyntaxNode } from './syntax.js';
 import { resolveWord, type Word } from './words.js';
 
-export function statementsAndOperator(list: SyntaxNode): [SyntaxNode | undefined, string | undefined, SyntaxNode | undefined] {
-  const statements = list.children.filter((child) => STATEMENT_TYPES.has(child.type) || child.type === 'ERROR');
-  const operator = list.children.find((child) => child.type === '&&' || child.type === '||')?.type;
-  return [statements[0], operator, statements[1]];
+/** A list's statement `index` (0: left, 1: right); loops, no arrays: this runs for every `&&` of every line. */
+export function listStatement(list: SyntaxNode, index: number): SyntaxNode | undefined {
+  const children = list.children;
+  let seen = 0;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (!STATEMENT_TYPES.has(child.type) && child.type !== 'ERROR') continue;
+    if (seen === index) return child;
+    seen++;
+  }
+  return undefined;
+}
+
+/** A list's first `&&` or `||`. */
+export function listOperator(list: SyntaxNode): string | undefined {
+  const children = list.children;
+  for (let i = 0; i < children.length; i++) {
+    const type = children[i]!.type;
+    if (type === '&&' || type === '||') return type;
+  }
+  return undefined;
 }
 
 /** Inserted by error recovery (`ls &&` gets a missing command name). */

@@ -46,9 +46,8 @@ const INERT_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
 
 /** The argv words one written word becomes (several after brace expansion). */
 export function expandWord(node: SyntaxNode, context: WordContext): WordResult {
-  if ((node.type === 'word' || node.type === 'command_name') && INERT_WORD.test(node.text)) {
-    return { words: [{ text: node.text, dynamic: false, glob: false, tildeUnresolved: false, history: false }] };
-  }
+  const inert = inertWord(node);
+  if (inert) return { words: [inert] };
   const split = splitConstant(node, context);
   if (split) return { words: split };
   const segments = expandTilde(segmentsOf(node, context), context);
@@ -60,6 +59,14 @@ export function expandWord(node: SyntaxNode, context: WordContext): WordResult {
   if (!expanded) return { error: `brace expansion of ${node.text} gives too many words` };
   const variable = segments.some((s) => s.variable === true);
   return { words: expanded.map((word) => wordFrom(word.map((ch) => ({ text: ch.c, quoted: ch.quoted, dynamic: ch.dynamic, variable })), history)) };
+}
+
+/** A word of literal characters only is itself, whatever the context (expandWord's first case, for callers that want no result wrapper). */
+export function inertWord(node: SyntaxNode): Word | undefined {
+  if ((node.type === 'word' || node.type === 'command_name') && INERT_WORD.test(node.text)) {
+    return { text: node.text, dynamic: false, glob: false, tildeUnresolved: false, history: false };
+  }
+  return undefined;
 }
 
 /** One word, without brace expansion (redirect targets, assignment values, here-strings). */
