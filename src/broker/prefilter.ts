@@ -63,12 +63,15 @@ class NeedleScanner implements ChunkScanner {
   private readonly nextHit: number[];
   /** The bytes before a piece boundary where a needle crossing it may begin. */
   private readonly seamBytes: number;
+  /** Scratch room for the bytes on both sides of a boundary between pieces (lineNeedsLook). */
+  private readonly seam: Buffer;
   /** For each byte value, the indexes of the needles that start with it. */
   private readonly startingWith: (readonly number[] | undefined)[] = [];
 
   constructor(private readonly needles: readonly Buffer[], private readonly always: number, private readonly extra: () => boolean) {
     this.nextHit = needles.map(() => UNKNOWN);
     this.seamBytes = Math.max(...needles.map((n) => n.length)) - 1;
+    this.seam = Buffer.alloc(2 * this.seamBytes);
     for (let b = 0; b < 256; b++) {
       const indexes = needles.flatMap((n, i) => (n[0] === b ? [i] : []));
       this.startingWith.push(indexes.length > 0 ? indexes : undefined);
@@ -105,15 +108,26 @@ class NeedleScanner implements ChunkScanner {
 
   lineNeedsLook(pieces: readonly Buffer[]): boolean {
     const count = this.count();
-    // The line's last `seamBytes` bytes so far: with the start of the next piece, that covers every
-    // needle that crosses into it, however small the pieces.
-    let tail: Buffer = Buffer.alloc(0);
+    const { needles, seamBytes, seam } = this;
+    // seam[0, tailBytes): the line's last `seamBytes` bytes so far. With the start of the next piece
+    // copied after them, that covers every needle that crosses into it, however small the pieces.
+    // Copies into one scratch buffer, not a Buffer.concat per piece: this runs for each piece of every
+    // long line, and the concats made it one of the stream's costliest compiles (RESULTS.md, "Issue
+    // 14, fourth session").
+    let tailBytes = 0;
     for (const piece of pieces) {
-      const seam = Buffer.concat([tail, piece.subarray(0, this.seamBytes)]);
-      for (let i = 0; i < count; i++) {
-        if (piece.indexOf(this.needles[i]!) !== -1 || seam.indexOf(this.needles[i]!) !== -1) return true;
+      for (let i = 0; i < count; i++) if (piece.indexOf(needles[i]!) !== -1) return true;
+      if (tailBytes > 0) {
+        const window = seam.subarray(0, tailBytes + piece.copy(seam, tailBytes, 0, seamBytes));
+        for (let i = 0; i < count; i++) if (window.indexOf(needles[i]!) !== -1) return true;
       }
-      tail = piece.length >= this.seamBytes ? piece.subarray(piece.length - this.seamBytes) : Buffer.concat([tail, piece]).subarray(-this.seamBytes);
+      if (piece.length >= seamBytes) {
+        tailBytes = piece.copy(seam, 0, piece.length - seamBytes);
+      } else {
+        const kept = Math.min(tailBytes, seamBytes - piece.length);
+        seam.copyWithin(0, tailBytes - kept, tailBytes);
+        tailBytes = kept + piece.copy(seam, kept);
+      }
     }
     return false;
   }

@@ -10,7 +10,8 @@
  * With a fast path, the complete lines inside one chunk are not split one by one: a `ChunkScanner`
  * points at the first place something may need a look, the lines before it go on as one `cleared`
  * piece, the line holding it goes to `line`, and the scan resumes after that line (asking again: the
- * line may have changed what needs a look). Lines that straddle chunks always go to `line`.
+ * line may have changed what needs a look). A line that straddled chunks is judged from its pieces
+ * (`lineNeedsLook`): the pieces go on as they are if nothing needs a look, else the joined line to `line`.
  */
 export interface LineSink {
   /** A complete line, including its '\n' (absent only for a final unterminated line at end of stream). */
@@ -39,18 +40,11 @@ export interface FastPath {
   readonly scanner: ChunkScanner;
   /**
    * Bytes of lines the scanner found nothing in, in order: complete lines, several at a time, or the
-   * pieces of a long line that straddled chunks. They may include lines over the maximum: nothing in
+   * pieces of a line that straddled chunks. They may include lines over the maximum: nothing in
    * them needs a look, so they go on whole, as `oversized` pieces would.
    */
   readonly cleared: (bytes: Buffer) => void;
 }
-
-/**
- * A line at least this long that straddled chunks is checked piece by piece and, if nothing in it
- * needs a look, forwarded in its pieces: joining them would cost a fresh allocation and a copy.
- * Shorter ones are cheaper to join than to check in pieces.
- */
-const PIECEWISE_BYTES = 64 * 1024;
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -146,8 +140,12 @@ export class LineSplitter {
     pieces.push(piece);
     this.pending = [];
     this.pendingBytes = 0;
+    // A line that straddled chunks is checked piece by piece and, if nothing in it needs a look,
+    // forwarded in its pieces, whatever its length: no join, and no per-line path through the broker
+    // for the line that ends in almost every chunk of a busy stream (bench/RESULTS.md, "Issue 14,
+    // fourth session").
     const fastPath = this.fastPath;
-    if (fastPath && bytes >= PIECEWISE_BYTES && !fastPath.scanner.lineNeedsLook(pieces)) {
+    if (fastPath && !fastPath.scanner.lineNeedsLook(pieces)) {
       for (const p of pieces) fastPath.cleared(p);
     } else {
       this.sink.line(Buffer.concat(pieces, bytes));

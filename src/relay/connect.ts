@@ -9,10 +9,10 @@ export interface Pump {
 /**
  * Writes to one stream, batched while a chunk is being relayed. Lines forwarded unchanged are views
  * into the chunk they arrived in, so consecutive ones are adjacent in memory: they are merged back
- * into one view. What a batch wrote leaves in one go when it ends, as one `writev` if it is several
- * buffers (a line that straddled chunks, then the rest of the chunk). A chunk of a thousand small
- * lines costs one write, not a thousand, and the bytes are the very bytes that arrived. Outside a
- * batch, writes go straight out.
+ * into one view. What a batch wrote leaves when it ends, a write per buffer (a line that straddled
+ * chunks, then the rest of the chunk); those that must wait for the peer the stream sends as one
+ * `writev`. A chunk of a thousand small lines costs one write, not a thousand, and the bytes are the
+ * very bytes that arrived. Outside a batch, writes go straight out.
  *
  * While a line is open — its start written, its end not yet (a line over the maximum, which streams
  * through in pieces) — nothing else may reach the peer inside it: other writes wait until it closes.
@@ -58,23 +58,31 @@ export class BatchWriter {
 
   /** Run `work` with writes batched; what it wrote leaves (in order) when the outermost batch ends. */
   batch(work: () => void): void {
-    this.depth++;
+    this.begin();
     try {
       work();
     } finally {
-      if (--this.depth === 0) this.flush();
+      this.end();
     }
+  }
+
+  /** Open a batch; `end` closes it. The pair without a closure, for the relay's per-chunk path. */
+  begin(): void {
+    this.depth++;
+  }
+
+  end(): void {
+    if (--this.depth === 0) this.flush();
   }
 
   private flush(): void {
     const pending = this.pending;
     if (pending.length === 0) return;
     this.pending = [];
-    if (pending.length === 1) return safeWrite(this.stream, pending[0]!);
     if (this.stream.destroyed || this.stream.writableEnded) return;
-    this.stream.cork();
+    // One write each, uncorked: the first leaves at once, and the stream gathers any that must wait
+    // for the peer into one writev itself (bench/RESULTS.md, "Issue 14, fourth session").
     for (const bytes of pending) this.stream.write(bytes);
-    this.stream.uncork();
   }
 }
 
@@ -111,9 +119,24 @@ export function pumpLines(options: {
     options.scanner ? { scanner: options.scanner, cleared: forward } : undefined,
   );
   const batches = options.batches ?? [sink];
-  const inBatches = (work: () => void, i = 0): void => {
-    if (i === batches.length) return work();
-    batches[i]!.batch(() => inBatches(work, i + 1));
+  // Each chunk is relayed inside every writer's batch, opened in order and closed in reverse as
+  // nested `batch` calls would be (each close runs even if one before it threw), without the two
+  // closures per chunk those calls cost (bench/RESULTS.md, "Issue 14, fourth session").
+  const beginAll = (): void => { for (const writer of batches) writer.begin(); };
+  const endFrom = (i: number): void => {
+    try {
+      batches[i]!.end();
+    } finally {
+      if (i > 0) endFrom(i - 1);
+    }
+  };
+  const inBatches = (work: () => void): void => {
+    beginAll();
+    try {
+      work();
+    } finally {
+      endFrom(batches.length - 1);
+    }
   };
   let ended = false;
   const finish = () => {
@@ -126,7 +149,12 @@ export function pumpLines(options: {
   const onData = options.onData;
   source.on('data', (chunk: Buffer) => {
     onData?.();
-    inBatches(() => splitter.push(chunk));
+    beginAll();
+    try {
+      splitter.push(chunk);
+    } finally {
+      endFrom(batches.length - 1);
+    }
     if (sink.stream.writableNeedDrain && !source.isPaused()) {
       source.pause();
       sink.stream.once('drain', resume);

@@ -142,7 +142,10 @@ export function runAgent(options: RunAgentOptions): AgentSession {
   let agentOutputEnded: () => void;
   const outputDone = new Promise<void>((resolve) => { agentOutputEnded = resolve; });
   let lastOutput = Date.now();
-  agentOut.on('data', () => { lastOutput = Date.now(); });
+  // Told by the pump below of each chunk it reads (one 'data' listener, not two: bench/RESULTS.md,
+  // "Issue 14, fourth session").
+  const onTraffic = options.onTraffic;
+  const agentOutputSeen = () => { lastOutput = Date.now(); onTraffic?.(); };
   const oversized = new OversizedAgentLines({
     maxLineBytes, toClient: (bytes, end) => (end ? clientWriter.closeLine(bytes) : clientWriter.openLine(bytes)), toAgent: (bytes) => agentWriter.write(bytes), warn,
   });
@@ -152,7 +155,7 @@ export function runAgent(options: RunAgentOptions): AgentSession {
     oversized: (bytes, end) => oversized.piece(bytes, end),
     onLine: guarded('agent', (line) => broker.fromAgent(line), (line) => clientWriter.write(line)),
     onEnd: () => agentOutputEnded(),
-    ...(options.onTraffic ? { onData: options.onTraffic } : {}),
+    onData: agentOutputSeen,
   });
 
   /**

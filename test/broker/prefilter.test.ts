@@ -172,6 +172,27 @@ describe('the chunk-level fast path decides exactly as the per-line prefilter', 
     }
   });
 
+  it('a line judged in pieces is judged as the whole line, however it is cut, with the scanner reused', () => {
+    // One scanner for every case, as the relay keeps one per direction: its scratch room for the
+    // seams between pieces must carry nothing from one line to the next.
+    let awaiting = false;
+    const scanner = agentChunkScanner(() => awaiting);
+    const needleText = fc.constantFrom('', 'tool_call', 'quest_permission', 'fs/', '/create', '_upda', '\\u', '\\/', 'result"', 'rror"', 'utcome"', 'tool_ca', 'ool_call', 'fs', 's/');
+    const text = fc.array(fc.oneof(fc.constantFrom('x', 'xxxxxxxx', '_', '/', 'f', 'q', '\\', '"'), needleText), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(text, fc.array(fc.nat(60), { maxLength: 12 }), fc.boolean(), (line, cutAt, awaits) => {
+      awaiting = awaits;
+      const bytes = Buffer.from(line, 'latin1');
+      const cuts = [...new Set(cutAt.map((c) => Math.min(c, bytes.length)))].sort((a, b) => a - b);
+      const pieces: Buffer[] = [];
+      let at = 0;
+      for (const cut of [...cuts, bytes.length]) {
+        pieces.push(Buffer.from(bytes.subarray(at, cut)));
+        at = cut;
+      }
+      expect(scanner.lineNeedsLook(pieces)).toBe(agentLineNeedsInspection(bytes, awaits));
+    }), { numRuns: 2000, seed: 14 });
+  });
+
   it('lines over the maximum: cleared whole when nothing in them needs a look, else handed on as oversized', () => {
     const plain = `{"text":"${'x'.repeat(300)}"}`;
     const request = `{"id":1,"method":"fs/write_text_file","params":{"content":"${'x'.repeat(300)}"}}`;

@@ -55,7 +55,7 @@ describe('BatchWriter', () => {
     expect(writes.map((b) => b.toString())).toEqual(['a\nbb\n', 'X\n', 'ccc\n', 'late\n']);
   });
 
-  it('sends what one batch wrote in separate buffers as one writev, in order', async () => {
+  it('sends what one batch wrote when the batch ends, in order, adjacent views as one buffer', async () => {
     const calls: string[][] = [];
     const stream = new Writable({
       write(chunk: Buffer, _enc, done) { calls.push([chunk.toString()]); done(); },
@@ -63,14 +63,39 @@ describe('BatchWriter', () => {
     });
     const w = new BatchWriter(stream);
     const chunk = Buffer.from('tail\nnext\nlast\n');
+    let duringBatch = -1;
     w.batch(() => {
       w.write(Buffer.from('straddled\n'));
       w.write(chunk.subarray(0, 5));
       w.write(chunk.subarray(5, 15));
+      duringBatch = calls.length;
     });
     w.batch(() => w.write(Buffer.from('alone\n')));
     await new Promise((r) => setImmediate(r));
-    expect(calls).toEqual([['straddled\n', 'tail\nnext\nlast\n'], ['alone\n']]);
+    expect(duringBatch).toBe(0);
+    // Two buffers, not three: the chunk's two adjacent views left as one. Uncorked, the stream
+    // writes them one by one, or gathers into one writev those that wait for the peer.
+    expect(calls.flat()).toEqual(['straddled\n', 'tail\nnext\nlast\n', 'alone\n']);
+  });
+
+  it('uncorked, writes that wait for a slow peer still leave in order, gathered by the stream', async () => {
+    const calls: string[][] = [];
+    let release: () => void = () => {};
+    const stream = new Writable({
+      highWaterMark: 4,
+      write(chunk: Buffer, _enc, done) { calls.push([chunk.toString()]); release = done; },
+      writev(chunks, done) { calls.push(chunks.map((c) => (c.chunk as Buffer).toString())); done(); },
+    });
+    const w = new BatchWriter(stream);
+    w.batch(() => {
+      w.write(Buffer.from('one\n'));
+      w.write(Buffer.from('two\n'));
+      w.write(Buffer.from('three\n'));
+    });
+    expect(calls).toEqual([['one\n']]);
+    release();
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([['one\n'], ['two\n', 'three\n']]);
   });
 
   it('writes nothing to a destroyed stream and does not throw', () => {
