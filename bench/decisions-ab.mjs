@@ -15,38 +15,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePolicy, median, ROOT } from './lib.mjs';
 import { decisionsOnce } from './sessions.mjs';
+import { abTargets, rotatedRuns, variantsFrom } from './ab.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const ROUNDS = Number(option('--rounds', 6));
 const MODE = option('--mode', 'cold');
 const N = Number(option('--n', 5000));
-const variants = argv.flatMap((a, i) => (a === '--variant' ? [argv[i + 1].split('|')] : []));
-if (variants.length === 0) variants.push(['broker']);
+const variants = variantsFrom(argv);
 
 const NODE = process.execPath;
 const work = mkdtempSync(join(tmpdir(), 'decisions-ab-'));
 const POLICY = join(work, 'policy-200.yaml');
 writeFileSync(POLICY, generatePolicy().text);
 const agent = [NODE, join(ROOT, 'bench', 'agents', 'rpc-agent.mjs')];
-const targets = {
-  floor: () => ({ args: [join(ROOT, 'bench', 'bare-relay.mjs'), '--answer-permissions', '--', ...agent], env: {}, cwd: work }),
-  ...Object.fromEntries(variants.map(([name, flags = '', env = '', cli = '']) => [name, () => {
-    const home = mkdtempSync(join(work, 'home-'));
-    const extra = Object.fromEntries(env.split(',').filter(Boolean).map((kv) => kv.split('=')));
-    const args = [...flags.split(' ').filter(Boolean), cli || join(ROOT, 'dist', 'bin', 'acp-broker.js'), 'run', '--policy', POLICY, '--', ...agent];
-    return { args, env: { ACP_BROKER_HOME: home, ...extra }, cwd: home };
-  }])),
-};
-
-const names = Object.keys(targets);
-const runs = Object.fromEntries(names.map((n) => [n, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  for (let j = 0; j < names.length; j++) {
-    const name = names[(round + j) % names.length];
-    runs[name].push(await decisionsOnce({ command: NODE, ...targets[name]() }, N, false, MODE, 2500, { cpu: true }));
-  }
-}
+const targets = abTargets({ variants, work, policy: POLICY, agent, floorArgs: [join(ROOT, 'bench', 'bare-relay.mjs'), '--answer-permissions', '--', ...agent] });
+const runs = await rotatedRuns(targets, ROUNDS, (target) => decisionsOnce(target, N, false, MODE, 2500, { cpu: true }));
+const names = Object.keys(runs);
 const perCall = (ms) => (ms / N * 1000).toFixed(0);
 const of = (n, key) => median(runs[n].map((r) => r[key]));
 for (const n of names) {

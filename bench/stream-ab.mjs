@@ -18,38 +18,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, ROOT } from './lib.mjs';
 import { streamOnce } from './sessions.mjs';
+import { abTargets, rotatedRuns, variantsFrom } from './ab.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const ROUNDS = Number(option('--rounds', 10));
 const MODE = option('--mode', 'warm');
 const WORKLOAD = { WRITES: option('--writes', 'batched'), ...(process.env.SMALL ? { SMALL: process.env.SMALL } : {}), ...(process.env.BIG ? { BIG: process.env.BIG } : {}) };
-const variants = argv.flatMap((a, i) => (a === '--variant' ? [argv[i + 1].split('|')] : []));
-if (variants.length === 0) variants.push(['broker']);
+const variants = variantsFrom(argv);
 
 const NODE = process.execPath;
 const work = mkdtempSync(join(tmpdir(), 'stream-ab-'));
 const agent = [NODE, join(ROOT, 'bench', 'agents', 'stream-agent.mjs')];
 const POLICY = join(ROOT, 'policies', 'default.yaml');
-const targets = {
-  floor: () => ({ args: [join(ROOT, 'bench', 'bare-relay.mjs'), '--', ...agent], env: {}, cwd: work }),
-  ...Object.fromEntries(variants.map(([name, flags = '', env = '', cli = '']) => [name, () => {
-    const home = mkdtempSync(join(work, 'home-'));
-    const extra = Object.fromEntries(env.split(',').filter(Boolean).map((kv) => kv.split('=')));
-    const args = [...flags.split(' ').filter(Boolean), cli || join(ROOT, 'dist', 'bin', 'acp-broker.js'), 'run', '--policy', POLICY, '--', ...agent];
-    return { args, env: { ACP_BROKER_HOME: home, ...extra }, cwd: home };
-  }])),
-};
-
-const names = Object.keys(targets);
-const runs = Object.fromEntries(names.map((n) => [n, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  for (let j = 0; j < names.length; j++) {
-    const name = names[(round + j) % names.length];
-    const target = { command: NODE, ...targets[name]() };
-    runs[name].push(await streamOnce(target, WORKLOAD, MODE, 1000, { cpu: true }));
-  }
-}
+const targets = abTargets({ variants, work, policy: POLICY, agent, floorArgs: [join(ROOT, 'bench', 'bare-relay.mjs'), '--', ...agent] });
+const runs = await rotatedRuns(targets, ROUNDS, (target) => streamOnce(target, WORKLOAD, MODE, 1000, { cpu: true }));
+const names = Object.keys(runs);
 const wall = (n) => median(runs[n].map((r) => r.ms));
 const cpu = (n) => median(runs[n].map((r) => r.cpu));
 for (const n of names) {
