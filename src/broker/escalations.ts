@@ -14,7 +14,7 @@ import { approvalRequest } from './approval-request.js';
 import { BROKER_OPTION_PREFIX, escalationOptions, offerForAgentAlways, type GrantOffer } from './escalation-options.js';
 import { grantScopeFor, recordGrants } from './grant-recorder.js';
 import type { Judge } from './judge.js';
-import { verdictOf, type JudgedCall, type Outbox } from './outbox.js';
+import { settledAs, type JudgedCall, type Outbox } from './outbox.js';
 
 /** A request offered to the channels, until settled. */
 interface Escalated extends JudgedCall {
@@ -164,7 +164,7 @@ export class Escalations {
       this.settle(entry);
       this.deps.outbox.answerAgent(entry.id, answer.outcome);
       this.withdrawAll(entry, { type: 'answered', via });
-      this.deps.outbox.record({ ...entry, evaluation }, { ...verdictOf(evaluation.decision, answer.outcome), source: evaluation.source });
+      this.deps.outbox.record({ ...entry, evaluation }, settledAs(evaluation.decision, answer.outcome, evaluation.source));
     }
   }
 
@@ -178,7 +178,7 @@ export class Escalations {
     this.deps.outbox.answerAgent(entry.id, outcome);
     this.withdrawAll(entry, { type: 'timeout' });
     this.deps.outbox.record(entry, {
-      ...verdictOf('deny', outcome), source: { type: 'timeout', fallback },
+      ...settledAs('deny', outcome, { type: 'timeout', fallback }),
       extra: { reason: `nobody answered within ${Math.round((this.deps.timeoutMs ?? 0) / 1000)} s; fallback ${fallback}` },
     });
   }
@@ -191,7 +191,7 @@ export class Escalations {
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
     this.settle(entry);
     this.deps.outbox.answerAgent(entry.id, outcome);
-    this.deps.outbox.record(entry, { ...verdictOf('deny', outcome), source: { type: 'fallback', fallback }, extra: { reason: 'no channel can show this request any more; non-interactive fallback applied' } });
+    this.deps.outbox.record(entry, { ...settledAs('deny', outcome, { type: 'fallback', fallback }), extra: { reason: 'no channel can show this request any more; non-interactive fallback applied' } });
   }
 
   /**

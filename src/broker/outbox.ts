@@ -111,14 +111,8 @@ export class Outbox {
   }
 }
 
-/** `verdictOf` with the answer's source: how a call answered at once was settled. */
-export function settledAs(polarity: 'allow' | 'deny', outcome: PermissionOutcome, source: AnswerSource): Settled {
+/** What the agent got, in audit terms, for an answer of this polarity, and from where: how the call was settled. */
+export function settledAs(polarity: 'allow' | 'deny', outcome: PermissionOutcome, source: AnswerSource): Settled & { readonly decision: 'allow' | 'deny' | 'cancelled' } {
   if (outcome.outcome === 'cancelled') return { decision: 'cancelled', outcome: 'cancelled', source };
   return { decision: polarity, outcome: polarity === 'allow' ? 'allowed' : 'denied', optionId: outcome.optionId, source };
-}
-
-/** What the agent got, in audit terms, for an answer of this polarity. */
-export function verdictOf(polarity: 'allow' | 'deny', outcome: PermissionOutcome): { decision: 'allow' | 'deny' | 'cancelled'; outcome: Outcome; optionId?: string } {
-  if (outcome.outcome === 'cancelled') return { decision: 'cancelled', outcome: 'cancelled' };
-  return { decision: polarity, outcome: polarity === 'allow' ? 'allowed' : 'denied', optionId: outcome.optionId };
 }

@@ -9,7 +9,7 @@ import type { Escalations } from './escalations.js';
 import { humanAnswer } from './escalations.js';
 import type { Handler, Incoming, RequestOrNotification, Side, Verdict } from './handler.js';
 import type { Judge } from './judge.js';
-import { settledAs, verdictOf, type JudgedCall, type Outbox } from './outbox.js';
+import { settledAs, type JudgedCall, type Outbox } from './outbox.js';
 import { sessionIdOf } from './params.js';
 
 export interface PermissionRequestsDeps {
@@ -109,10 +109,10 @@ export class PermissionRequests implements Handler {
     const answer = answerFor(fallback, options);
     const outcome: PermissionOutcome = answer.type === 'outcome' ? answer.outcome : { outcome: 'cancelled' };
     outbox.answerAgent(id, outcome);
-    const { decision, outcome: result, optionId } = verdictOf('deny', outcome);
-    if (call) return outbox.record(call, { decision, outcome: result, source: { type: 'fallback', fallback }, ...(optionId !== undefined ? { optionId } : {}) });
+    const settled = settledAs('deny', outcome, { type: 'fallback', fallback });
+    if (call) return outbox.record(call, settled);
     const time = outbox.clock();
-    outbox.audit(() => unjudgedFallbackEvent({ time, decisionId: outbox.newDecisionId(), sessionId, decision, outcome: result, fallback }));
+    outbox.audit(() => unjudgedFallbackEvent({ time, decisionId: outbox.newDecisionId(), sessionId, decision: settled.decision, outcome: settled.outcome, fallback }));
   }
 
   /** Settled while held (before decisions could be made): cancelled — answered unless the broker is stopping. */

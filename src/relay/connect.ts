@@ -56,17 +56,7 @@ export class BatchWriter {
     this.pending.push(bytes);
   }
 
-  /** Run `work` with writes batched; what it wrote leaves (in order) when the outermost batch ends. */
-  batch(work: () => void): void {
-    this.begin();
-    try {
-      work();
-    } finally {
-      this.end();
-    }
-  }
-
-  /** Open a batch; `end` closes it. The pair without a closure, for the relay's per-chunk path. */
+  /** Open a batch: writes wait until `end` closes the outermost one, then leave in order. */
   begin(): void {
     this.depth++;
   }
@@ -119,9 +109,9 @@ export function pumpLines(options: {
     options.scanner ? { scanner: options.scanner, cleared: forward } : undefined,
   );
   const batches = options.batches ?? [sink];
-  // Each chunk is relayed inside every writer's batch, opened in order and closed in reverse as
-  // nested `batch` calls would be (each close runs even if one before it threw), without the two
-  // closures per chunk those calls cost (bench/RESULTS.md, "Issue 14, fourth session").
+  // Each chunk is relayed inside every writer's batch, opened in order and closed in reverse (each
+  // close runs even if one before it threw), with no closure per chunk (bench/RESULTS.md, "Issue 14,
+  // fourth session").
   const beginAll = (): void => { for (const writer of batches) writer.begin(); };
   const endFrom = (i: number): void => {
     try {
@@ -130,37 +120,34 @@ export function pumpLines(options: {
       if (i > 0) endFrom(i - 1);
     }
   };
-  const inBatches = (work: () => void): void => {
+  // `work(chunk)`, not a closure over the chunk: this runs for every chunk.
+  const inBatches = (work: (chunk: Buffer) => void, chunk: Buffer): void => {
     beginAll();
     try {
-      work();
+      work(chunk);
     } finally {
       endFrom(batches.length - 1);
     }
   };
+  const push = (chunk: Buffer) => splitter.push(chunk);
   let ended = false;
   const finish = () => {
     if (ended) return;
     ended = true;
-    inBatches(() => splitter.end());
+    inBatches(() => splitter.end(), NO_BYTES);
     options.onEnd();
   };
   const resume = () => { if (!ended) source.resume(); };
   const onData = options.onData;
   source.on('data', (chunk: Buffer) => {
     onData?.();
-    beginAll();
-    try {
-      splitter.push(chunk);
-    } finally {
-      endFrom(batches.length - 1);
-    }
+    inBatches(push, chunk);
     if (sink.stream.writableNeedDrain && !source.isPaused()) {
       source.pause();
       sink.stream.once('drain', resume);
     }
   });
-  if (options.initial && options.initial.length > 0) inBatches(() => splitter.push(options.initial!));
+  if (options.initial && options.initial.length > 0) inBatches(push, options.initial);
   if (options.alreadyEnded) {
     finish();
     return { stop: () => {} };
@@ -178,6 +165,8 @@ export function pumpLines(options: {
     },
   };
 }
+
+const NO_BYTES = Buffer.alloc(0);
 
 /** Write without throwing on a closed peer; the lifecycle code notices closes separately. */
 function safeWrite(stream: Writable, bytes: Buffer): void {

@@ -39,12 +39,22 @@ describe('LineSplitter maximum', () => {
   });
 });
 
+/** `work` inside one batch of `w`, as the pump relays a chunk. */
+function inBatch(w: BatchWriter, work: () => void): void {
+  w.begin();
+  try {
+    work();
+  } finally {
+    w.end();
+  }
+}
+
 describe('BatchWriter', () => {
   it('merges adjacent views of one chunk into one write, keeps order, and writes straight outside a batch', async () => {
     const { stream, writes } = collector();
     const w = new BatchWriter(stream);
     const chunk = Buffer.from('a\nbb\nccc\n');
-    w.batch(() => {
+    inBatch(w, () => {
       w.write(chunk.subarray(0, 2));
       w.write(chunk.subarray(2, 5));
       w.write(Buffer.from('X\n')); // not adjacent: the run so far leaves first
@@ -64,13 +74,13 @@ describe('BatchWriter', () => {
     const w = new BatchWriter(stream);
     const chunk = Buffer.from('tail\nnext\nlast\n');
     let duringBatch = -1;
-    w.batch(() => {
+    inBatch(w, () => {
       w.write(Buffer.from('straddled\n'));
       w.write(chunk.subarray(0, 5));
       w.write(chunk.subarray(5, 15));
       duringBatch = calls.length;
     });
-    w.batch(() => w.write(Buffer.from('alone\n')));
+    inBatch(w, () => w.write(Buffer.from('alone\n')));
     await new Promise((r) => setImmediate(r));
     expect(duringBatch).toBe(0);
     // Two buffers, not three: the chunk's two adjacent views left as one. Uncorked, the stream
@@ -87,7 +97,7 @@ describe('BatchWriter', () => {
       writev(chunks, done) { calls.push(chunks.map((c) => (c.chunk as Buffer).toString())); done(); },
     });
     const w = new BatchWriter(stream);
-    w.batch(() => {
+    inBatch(w, () => {
       w.write(Buffer.from('one\n'));
       w.write(Buffer.from('two\n'));
       w.write(Buffer.from('three\n'));
@@ -102,7 +112,7 @@ describe('BatchWriter', () => {
     const { stream } = collector();
     stream.destroy();
     const w = new BatchWriter(stream);
-    expect(() => w.batch(() => w.write(Buffer.from('x\n')))).not.toThrow();
+    expect(() => inBatch(w, () => w.write(Buffer.from('x\n')))).not.toThrow();
   });
 });
 
