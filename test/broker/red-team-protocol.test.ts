@@ -104,3 +104,34 @@ describe('gemini-cli: a command wrapped in `bash -c` runs as gemini unwraps it',
     expect(s.ask(shell('git status', 'g6'), GEMINI_OPTIONS)).toBe('proceed_once');
   });
 });
+
+/**
+ * terminal/create's env reaches the program the editor starts. Variables outside the broker's list
+ * of hazards still decide what runs: `RUSTC_WRAPPER=/tmp/evil cargo test` (allowed as a test run)
+ * starts /tmp/evil for every rustc call (checked with cargo 1.x on this machine), as do GOFLAGS
+ * (-toolexec), RUSTFLAGS (-Clinker), PYTEST_ADDOPTS / PYTEST_PLUGINS (-p imports), CC, MAKEFLAGS …
+ */
+describe('terminal/create: an env the broker does not know to be inert is refused, not relayed', () => {
+  const create = (s: Awaited<ReturnType<typeof session>>, id: number, command: string, args: string[], env: object[]) => {
+    const before = s.h.toClient.length;
+    s.h.agent({ jsonrpc: '2.0', id, method: 'terminal/create', params: { sessionId: SID, command, args, env, outputByteLimit: 32000 } });
+    return { relayed: s.h.toClient.length > before, answer: s.h.answers().get(id) as { error?: { code: number; message: string } } | undefined };
+  };
+
+  for (const [name, value, command, args] of [
+    ['RUSTC_WRAPPER', '/tmp/evil', 'cargo', ['test']], ['GOFLAGS', '-toolexec=/tmp/evil', 'go', ['test', './...']],
+    ['PYTEST_ADDOPTS', '-p evil', 'pytest', []], ['RUSTFLAGS', '-Clinker=/tmp/evil', 'cargo', ['test']],
+  ] as const) {
+    it(`${name}=${value} ${command} ${args.join(' ')}: refused`, async () => {
+      const s = await session('claude-code-acp');
+      const { relayed, answer } = create(s, 60, command, [...args], [{ name, value }]);
+      expect(relayed).toBe(false);
+      expect(answer?.error?.message).toMatch(new RegExp(name));
+    });
+  }
+
+  it('claude-code-acp\'s own CLAUDECODE=1 still passes', async () => {
+    const s = await session('claude-code-acp');
+    expect(create(s, 61, 'cargo test', [], [{ name: 'CLAUDECODE', value: '1' }]).relayed).toBe(true);
+  });
+});
