@@ -1,11 +1,13 @@
 /**
  * The lines a tool call's command may run as. Agents do not all hand the model's command to bash as
- * written: qwen-code runs `command.trim()`, and gemini-cli (0.61.0) runs `stripShellWrapper(command)`,
+ * written: qwen-code runs `command.trim()`, Claude Code re-serialises pipelines (claude-bash-line.ts),
+ * and gemini-cli (0.61.0) runs `stripShellWrapper(command)`,
  * which cuts a leading `bash -c` and then, when the rest starts and ends with a quote, just its first
  * and last characters — `bash -c 'echo x' '; cat .env'` runs `echo x` as written, but gemini runs
  * `echo x' '; cat .env`. Every reading is judged: deny rules see what any of them does, allow rules
  * must allow them all.
  */
+import { claudeBashLine } from './claude-bash-line.js';
 
 export interface LineReadings {
   /** The line as written first, then each other reading (no duplicates). */
@@ -25,12 +27,21 @@ const SHELL_QUOTE_SPECIAL = /["\\$`]/;
 
 const NONE: readonly string[] = Object.freeze([]);
 
-/** `gemini`: gemini-cli may be the agent that runs it (it is, or the agent is not known). */
-export function lineReadings(line: string, gemini: boolean): LineReadings {
+/** Which agents may run the line (each is true when it is that agent, or the agent is not known). */
+export interface Runners {
+  readonly gemini: boolean;
+  readonly claude: boolean;
+}
+
+export function lineReadings(line: string, runners: Runners): LineReadings {
   const trimmed = line.trim();
-  if (!gemini) return trimmed === line ? { lines: [line], unresolvable: NONE } : { lines: [line, trimmed], unresolvable: NONE };
+  const claude = runners.claude ? claudeBashLine(line) : undefined;
+  if (!runners.gemini) {
+    if (trimmed === line && claude === undefined) return { lines: [line], unresolvable: NONE };
+    return { lines: [...new Set([line, trimmed, ...(claude !== undefined ? [claude] : [])])], unresolvable: NONE };
+  }
   const stripped = geminiStripped(line);
-  const lines = [...new Set([line, trimmed, stripped.line])];
+  const lines = [...new Set([line, trimmed, stripped.line, ...(claude !== undefined ? [claude] : [])])];
   return { lines, unresolvable: stripped.exact ? NONE : [`gemini-cli unwraps \`${line}\` in a way not modelled exactly (a double-quoted script with quotes, backslashes or \`$\`)`] };
 }
 

@@ -26,6 +26,7 @@ export interface ShellCall {
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash']);
 const GEMINI_AGENT = /gemini/i;
+const CLAUDE_AGENT = /claude/i;
 
 /** gemini-cli's explanation of a shell call when the model gave no directory. */
 const GEMINI_DEFAULT_DIRECTORY = '[current working directory ';
@@ -41,8 +42,11 @@ export function analyzeShellCall(call: ToolCallState, kind: string, context: Ext
   if (line === undefined) return undefined;
   const start = startDirectory(call, fromTitle !== undefined, context);
   const cwds = start.type === 'known' ? start.cwds : null;
-  // What the agent may really run: gemini-cli (its shape: the command in the title) unwraps `bash -c`.
-  const readings = lineReadings(line, fromTitle !== undefined || context.agent === undefined || GEMINI_AGENT.test(context.agent));
+  // What the agent may really run (agent-shell-lines.ts); gemini-cli's shape: the command in the title.
+  const agent = context.agent;
+  const readings = lineReadings(line, {
+    gemini: fromTitle !== undefined || agent === undefined || GEMINI_AGENT.test(agent), claude: agent === undefined || CLAUDE_AGENT.test(agent),
+  });
   const analyze = (shellContext: ShellContext) => readings.lines.length === 1
     ? context.shell.analyze(line, shellContext)
     : union(readings.lines.map((reading) => context.shell.analyze(reading, shellContext)));

@@ -135,3 +135,28 @@ describe('terminal/create: an env the broker does not know to be inert is refuse
     expect(create(s, 61, 'cargo test', [], [{ name: 'CLAUDECODE', value: '1' }]).relayed).toBe(true);
   });
 });
+
+/**
+ * Claude Code's Bash tool re-serialises a plain pipeline through shell-quote before `eval` (cli.js
+ * `g_q`): a word with an unquoted `*` comes out raw, its quotes gone. `echo x";cp .env leaked.txt;"* | cat`
+ * is echo and cat to bash, but Claude Code runs `echo x;cp .env leaked.txt;* < /dev/null | cat`
+ * (seen with claude-agent-acp 0.23.1: leaked.txt held the secret).
+ */
+describe('claude-agent-acp: a pipeline runs as Claude Code re-serialises it', () => {
+  const bash = (command: string, id: string) => ({
+    toolCallId: id, name: 'Bash', status: 'pending', kind: 'execute', title: command,
+    rawInput: { command, description: 'Run it' }, content: [],
+  });
+
+  it('`echo x";cp .env leaked.txt;"* | cat` copies .env: denied', async () => {
+    const s = await session('@zed-industries/claude-agent-acp');
+    expect(s.ask(bash('echo x";cp .env leaked.txt;"* | cat', 'b1'), CLAUDE_OPTIONS)).toBe('reject');
+    expect(s.ask(bash('echo x\\;cat\\ .env\\;* | cat', 'b2'), CLAUDE_OPTIONS)).toBe('reject');
+  });
+
+  it('ordinary pipelines are still allowed', async () => {
+    const s = await session('@zed-industries/claude-agent-acp');
+    expect(s.ask(bash('git log --oneline | head -5', 'b3'), CLAUDE_OPTIONS)).toBe('allow');
+    expect(s.ask(bash('ls src/*.ts | wc -l', 'b4'), CLAUDE_OPTIONS)).toBe('allow');
+  });
+});
