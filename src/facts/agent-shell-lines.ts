@@ -46,7 +46,7 @@ export function lineReadings(line: string, runners: Runners): LineReadings {
 }
 
 /** What gemini-cli's `stripShellWrapper` makes of a command; `exact: false` when only approximated. */
-function geminiStripped(command: string): { readonly line: string; readonly exact: boolean } {
+export function geminiStripped(command: string): { readonly line: string; readonly exact: boolean } {
   const match = GEMINI_WRAPPER.exec(command);
   if (!match) return { line: command.trim(), exact: true };
   const rest = command.substring(match[0].length).trim();
