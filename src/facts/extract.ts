@@ -2,7 +2,7 @@ import { NO_WORKSPACE, type Access, type CallFacts, type PathFact, type PathOrig
 import type { CommandAnalysis } from '../shell/types.js';
 import { shellPathFacts } from './argument-facts.js';
 import { inferKind } from './infer-kind.js';
-import { isUnresolvablePath, resolveGlobPath, resolvePath } from './paths.js';
+import { isUnresolvablePath, resolveGlobPath, resolvePath, tidiedPath } from './paths.js';
 import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
 import type { ToolCallState } from './tool-call.js';
 import type { ExtractContext } from './context.js';
@@ -34,6 +34,9 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
       unresolvable.push(`a path with a NUL byte, which no file can have: ${JSON.stringify(rawPath)}`);
       return;
     }
+    // A tool's own path may be tidied by the agent before use (paths.ts): both readings are facts.
+    const tidied = origin === 'locations' || origin === 'diff' || origin === 'rawInput' ? tidiedPath(rawPath) : undefined;
+    if (tidied !== undefined) addPath(tidied, access, origin, cwd, flags);
     if (cwd === NO_WORKSPACE && !rawPath.startsWith('/') && rawPath !== '~' && !rawPath.startsWith('~/')) {
       unresolvable.push(`${UNKNOWN_SESSION}: the relative path ${rawPath} has nothing to resolve against`);
       // Deny rules still see it, as if the session ran at the root (`**/.env` matches wherever it is).

@@ -26,6 +26,16 @@ export function isUnresolvablePath<T>(value: T | UnresolvablePath): value is Unr
 }
 
 /**
+ * The path an agent that tidies what the model wrote opens instead: Claude Code's Read, Write and Edit
+ * trim it and normalise it to NFC before using it (its `expandPath`), so ` /etc/x` is /etc/x to it,
+ * not a file under the cwd. Undefined when tidying changes nothing (or leaves nothing).
+ */
+export function tidiedPath(raw: string): string | undefined {
+  const tidied = raw.trim().normalize('NFC');
+  return tidied !== raw && tidied !== '' ? tidied : undefined;
+}
+
+/**
  * Resolve `~` and relative paths against `cwd`, keeping `..` for the canonicaliser: the kernel
  * applies `..` to the directory a symlink leads to, not to the link's own name.
  */

@@ -8,7 +8,8 @@
  */
 import { posix } from 'node:path';
 import { NO_WORKSPACE } from '../core/facts.js';
-import type { CommandAnalysis } from '../shell/types.js';
+import type { CommandAnalysis, ShellContext } from '../shell/types.js';
+import { lineReadings } from './agent-shell-lines.js';
 import type { ExtractContext } from './context.js';
 import { isUnresolvablePath } from './paths.js';
 import { DIRECTORY_FIELDS, type ToolCallState } from './tool-call.js';
@@ -24,6 +25,8 @@ export interface ShellCall {
 }
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash']);
+const GEMINI_AGENT = /gemini/i;
+const CLAUDE_AGENT = /claude/i;
 
 /** gemini-cli's explanation of a shell call when the model gave no directory. */
 const GEMINI_DEFAULT_DIRECTORY = '[current working directory ';
@@ -39,14 +42,23 @@ export function analyzeShellCall(call: ToolCallState, kind: string, context: Ext
   if (line === undefined) return undefined;
   const start = startDirectory(call, fromTitle !== undefined, context);
   const cwds = start.type === 'known' ? start.cwds : null;
+  // What the agent may really run (agent-shell-lines.ts); gemini-cli's shape: the command in the title.
+  const agent = context.agent;
+  const readings = lineReadings(line, {
+    gemini: fromTitle !== undefined || agent === undefined || GEMINI_AGENT.test(agent), claude: agent === undefined || CLAUDE_AGENT.test(agent),
+  });
+  const analyze = (shellContext: ShellContext) => readings.lines.length === 1
+    ? context.shell.analyze(line, shellContext)
+    : union(readings.lines.map((reading) => context.shell.analyze(reading, shellContext)));
   const analysis = cwds === null
     // Without a workspace, `/` only stands in for deny rules: nothing before an absolute `cd` is allowed.
-    ? context.shell.analyze(line, { cwd: context.workspace === NO_WORKSPACE ? '/' : context.workspace, home: context.home, cwdUnknown: true })
-    : cwds.length === 1 ? context.shell.analyze(line, { cwd: cwds[0]!, home: context.home })
-      : mergeAnalyses(cwds.map((cwd) => context.shell.analyze(line, { cwd, home: context.home })));
+    ? analyze({ cwd: context.workspace === NO_WORKSPACE ? '/' : context.workspace, home: context.home, cwdUnknown: true })
+    : cwds.length === 1 ? analyze({ cwd: cwds[0]!, home: context.home })
+      : mergeAnalyses(cwds.map((cwd) => analyze({ cwd, home: context.home })));
   // The walker marks whatever runs before an absolute `cd` unresolvable: if nothing is, the start did not matter.
   const startMattered = start.type === 'unknown' && analysis.unresolvable.length > 0;
-  return { line, cwds, analysis, unresolvable: startMattered ? [start.reason] : NONE };
+  const unresolvable = startMattered ? [start.reason, ...readings.unresolvable] : readings.unresolvable;
+  return { line, cwds, analysis, unresolvable };
 }
 
 /** Where the line leaves the shell from each of its starts, in their order (`ShellCall.cwds`); null where not known. */
@@ -56,7 +68,15 @@ export function finalCwdsOf(analysis: CommandAnalysis): readonly (string | null)
 
 const mergedFinals = new WeakMap<CommandAnalysis, readonly (string | null)[]>();
 
+/** Analyses from several starts (one each, in `ShellCall.cwds` order) merged, each start's final directory remembered. */
 function mergeAnalyses(analyses: readonly CommandAnalysis[]): CommandAnalysis {
+  const merged = union(analyses);
+  mergedFinals.set(merged, analyses.map((a) => a.finalCwd ?? null));
+  return merged;
+}
+
+/** Everything any of the analyses runs, redirects or cannot resolve; a final directory only if all agree. */
+function union(analyses: readonly CommandAnalysis[]): CommandAnalysis {
   const commands = new Map<string, CommandAnalysis['commands'][number]>();
   const redirections = new Map<string, CommandAnalysis['redirections'][number]>();
   const unresolvable = new Set<string>();
@@ -66,12 +86,10 @@ function mergeAnalyses(analyses: readonly CommandAnalysis[]): CommandAnalysis {
     for (const reason of analysis.unresolvable) unresolvable.add(reason);
   }
   const finals = analyses.map((a) => a.finalCwd ?? null);
-  const merged: CommandAnalysis = {
+  return {
     commands: [...commands.values()], redirections: [...redirections.values()], unresolvable: [...unresolvable],
     finalCwd: finals.every((f) => f === finals[0]) ? finals[0] : null,
   };
-  mergedFinals.set(merged, finals);
-  return merged;
 }
 
 type Start = { readonly type: 'known'; readonly cwds: readonly string[] } | { readonly type: 'unknown'; readonly reason: string };
