@@ -5,7 +5,9 @@
  * shell-quote library and joined again, `< /dev/null` put before its first `|`: words re-quoted,
  * operators as they were, comments dropped — and a word holding an unquoted (or escaped) `*` or `?`
  * emitted raw, its quotes and escapes gone. `echo x";cp .env leaked.txt;"* | cat` so runs
- * `cp .env leaked.txt` (seen with the real agent). Ported from that code and shell-quote 1.8 (MIT).
+ * `cp .env leaked.txt` (seen with the real agent). A model of that behaviour: its tokenising expressions
+ * are those of shell-quote 1.8 (MIT License, Copyright (c) 2013 James Halliday), because that tokenising
+ * is what is modelled; test/interop/claude-bash-line.test.ts holds it equal to the bundled code.
  */
 
 /** The line Claude Code evaluates for `line`, when it is not `line` itself. */

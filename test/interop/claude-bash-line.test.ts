@@ -22,7 +22,8 @@ function claudesOwn(): ((command: string) => string) | undefined {
   };
   const shellQuote = cut("var ka7=u((Y0w,Ta7)=>{", "function az(A,q){");
   const builder = cut("function HL1(A){", "var U_q=y(");
-  if (shellQuote === undefined || builder === undefined) return undefined;
+  // The bundle is installed but its code is no longer where this expects: that must fail, not skip.
+  if (shellQuote === undefined || builder === undefined) throw new Error("the claude-agent-acp 0.23.1 cli.js no longer holds the functions this test cuts out");
   const source = [
     "var y = (f) => (f(), undefined); function VM() {}",
     "var u = (cb) => { let mod; return () => { if (!mod) { mod = { exports: {} }; cb(mod.exports, mod); } return mod.exports; }; };",

@@ -20,7 +20,8 @@ function geminisOwn(): ((command: string) => string) | undefined {
   const indexEnd = bundle.indexOf("});", indexAt);
   const stripAt = bundle.indexOf("function stripShellWrapper(command) {");
   const stripEnd = bundle.indexOf("\n}\n", stripAt);
-  if ([quoteAt, indexAt, indexEnd, stripAt, stripEnd].includes(-1)) return undefined;
+  // The bundle is installed but its code is no longer where this expects: that must fail, not skip.
+  if ([quoteAt, indexAt, indexEnd, stripAt, stripEnd].includes(-1)) throw new Error("the gemini-cli 0.61.0 bundle no longer holds the functions this test cuts out");
   const source = [
     "var __commonJS = (cb, mod) => function __require() { return mod || (0, cb[Object.getOwnPropertyNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports; };",
     bundle.slice(quoteAt, indexEnd + 3),
