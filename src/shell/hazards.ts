@@ -12,11 +12,16 @@ const HAZARDOUS_NAMES: ReadonlySet<string> = new Set([
   'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT',
   'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS',
   'SSH_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'BROWSER',
+  // What build and test runners run or load: make's flags and makefiles, the compilers a makefile or
+  // cgo calls, cargo's wrappers and runners (CARGO_* below), go's flags, pytest's options and plugins.
+  'MAKEFLAGS', 'GNUMAKEFLAGS', 'MAKEFILES', 'CC', 'CXX', 'CPP', 'LD', 'AR', 'AS', 'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS',
+  'RUSTC', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTDOC', 'RUSTFLAGS', 'RUSTDOCFLAGS', 'RUSTUP_TOOLCHAIN',
+  'GOFLAGS', 'GOTOOLCHAIN', 'GOROOT', 'CGO_CFLAGS', 'CGO_LDFLAGS', 'PYTEST_ADDOPTS', 'PYTEST_PLUGINS', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT', 'PYTHONUSERBASE',
 ]);
 
 const HAZARDOUS_PREFIXES: readonly string[] = [
   // BASH_*: BASH_ENV, BASH_FUNC_x%%, BASH_CMDS[ls]=/tmp/evil (the command hash), BASH_ALIASES, BASH_COMPAT …
-  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'npm_config_', 'NPM_CONFIG_',
+  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'npm_config_', 'NPM_CONFIG_', 'CARGO_',
 ];
 
 export function isHazardousVariable(name: string): boolean {
