@@ -7,6 +7,7 @@
  * `everyday` lines of the same programs stay allowed under default.yaml.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { treeReadFacts } from '../../src/facts/tree-facts.js';
 import { sharedAnalyzer } from './helpers.js';
 import { bundledPolicy, policyBench, type PolicyBench } from './policy-eval.js';
 
@@ -45,6 +46,11 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'git diff -O.env', 'git diff --orderfile=.env', 'git diff --or=.env', 'git log -p -O.env',
     'git diff --no-index . /tmp', 'git diff --no-in . /tmp', 'git diff . /tmp', 'git diff ../ .', 'git diff /tmp .',
   ],
+  // verified: `grep -R KEY src` opened src/link/id_rsa (-> ~/.ssh) and printed it; `grep -r TOKEN .` printed ./.env
+  'recursive readers reach protected files under a directory': [
+    'grep -r TOKEN .', 'grep -r TOKEN', 'grep -rn = .', 'grep -R KEY src', 'grep -d recurse TOKEN .', 'grep --directories=recurse TOKEN .',
+    'grep -rn TODO homelink', 'rg --hidden TOKEN', 'rg -uu TOKEN', 'rg -. TOKEN', 'rg -L KEY src',
+  ],
 };
 
 const everyday = [
@@ -53,6 +59,8 @@ const everyday = [
   'cargo test --workspace', 'cargo test -- --nocapture', 'go test -race ./...', 'go test -run TestParse ./pkg/...',
   'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'pnpm -r test',
   'git log -L1,1:README.md', 'git diff main..feature', 'git diff HEAD~1 src', 'git diff -O README.md', 'git log --oneline -5',
+  // grep -r skips the symlink src/link inside the tree, rg skips hidden .env and .git
+  'grep -rn TODO src', 'grep -rn TODO sub', 'rg TODO src', 'rg TOKEN', 'grep -rn TODO src/a.ts',
 ];
 
 describe('program-level red team', () => {
@@ -69,6 +77,13 @@ describe('program-level red team', () => {
       });
     }
   }
+
+  it('a recursive read is unresolvable where its tree cannot be listed, or is too large', async () => {
+    const analysis = (await sharedAnalyzer()).analyze('grep -rn TODO src', { cwd: '/w', home: '/home/dev' });
+    expect(treeReadFacts(analysis, undefined).unresolvable).toHaveLength(1);
+    expect(treeReadFacts(analysis, () => 'too-many').unresolvable).toHaveLength(1);
+    expect(treeReadFacts(analysis, () => ['/w/src/.env']).facts).toEqual([{ path: '/w/src/.env', access: 'read', origin: 'argument', flags: { denyOnly: true } }]);
+  });
 
   it('everyday lines of the same programs stay allowed under default.yaml', async () => {
     const b = await open();
