@@ -16,12 +16,17 @@ const HAZARDOUS_NAMES: ReadonlySet<string> = new Set([
   // cgo calls, cargo's wrappers and runners (CARGO_* below), go's flags, pytest's options and plugins.
   'MAKEFLAGS', 'GNUMAKEFLAGS', 'MAKEFILES', 'CC', 'CXX', 'CPP', 'LD', 'AR', 'AS', 'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS',
   'RUSTC', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTDOC', 'RUSTFLAGS', 'RUSTDOCFLAGS', 'RUSTUP_TOOLCHAIN',
-  'GOFLAGS', 'GOTOOLCHAIN', 'GOROOT', 'CGO_CFLAGS', 'CGO_LDFLAGS', 'PYTEST_ADDOPTS', 'PYTEST_PLUGINS', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT', 'PYTHONUSERBASE',
+  'CGO_CFLAGS', 'CGO_LDFLAGS', 'PYTEST_ADDOPTS', 'PYTEST_PLUGINS', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT', 'PYTHONUSERBASE',
+  'PYTHONPYCACHEPREFIX', 'PYTHONEXECUTABLE', 'PYTHONPLATLIBDIR', 'MAKE', 'MFLAGS', 'MAKEOVERRIDES', 'VPATH', 'TMPDIR', 'TMP', 'TEMP',
+  // Files node and OpenSSL read or write at start (`NODE_EXTRA_CA_CERTS=.env`, warnings appended to any file, engines loaded).
+  'NODE_EXTRA_CA_CERTS', 'NODE_REDIRECT_WARNINGS', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'NODE_REPL_EXTERNAL_MODULE', 'NODE_ICU_DATA',
+  'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
 ]);
 
 const HAZARDOUS_PREFIXES: readonly string[] = [
   // BASH_*: BASH_ENV, BASH_FUNC_x%%, BASH_CMDS[ls]=/tmp/evil (the command hash), BASH_ALIASES, BASH_COMPAT …
-  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'npm_config_', 'NPM_CONFIG_', 'CARGO_',
+  // GO*: GOENV=x.log names a file of go settings (GOFLAGS=-toolexec=…), GOWORK, GOPROXY, GOFLAGS …; COVERAGE_*: coverage.py's config and data file.
+  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'npm_config_', 'NPM_CONFIG_', 'CARGO_', 'GO', 'COVERAGE_',
 ];
 
 export function isHazardousVariable(name: string): boolean {

@@ -65,7 +65,7 @@ const make: Check = (args) => {
 /** npm config keys that run a program, load code, move the project or read a config file. */
 const NPM_HAZARDS = ['script-shell', 'node-options', 'prefix', 'userconfig', 'globalconfig', 'logs-dir', 'cache', 'package', 'call', 'shell', 'init-module', 'onload-script', 'node-gyp'];
 
-/** npm and npx: options before `--` (after it, the words go to the script or the package's binary). */
+/** npm and npx: their options before `--`. */
 function npmHazard(args: readonly string[], program: string): string | undefined {
   for (const word of ownWords(args)) {
     const long = longName(word);
@@ -76,7 +76,8 @@ function npmHazard(args: readonly string[], program: string): string | undefined
   return undefined;
 }
 
-const npm: Check = (args) => npmHazard(args, 'npm');
+/** Words after `--` go to the project's script: a test runner, whose options are checked (`npm test -- --reporter=./x.log` loads x.log). */
+const npm: Check = (args) => npmHazard(args, 'npm') ?? (args.includes('--') ? testRunner(args.slice(args.indexOf('--') + 1)) : undefined);
 
 /** pnpm and yarn: the same concerns under their own names; `--config.KEY=` sets any key. */
 const PNPM_YARN_HAZARDS = [...NPM_HAZARDS, 'dir', 'cwd', 'use-yarnrc', 'global-folder', 'modules-folder', 'shell-emulator', 'npmrc', 'config'];
@@ -89,46 +90,61 @@ function pnpmYarn(program: string): Check {
       if (hazard) return `${program} --${hazard} runs, loads or moves what the line chose`;
       if (/^-[A-Za-z]*C/.test(word) && !word.startsWith('--')) return `${program} ${word}: -C runs another directory's scripts`;
     }
-    return undefined;
+    // `pnpm test ARGS` / `yarn test ARGS`: the words after the script name go to it.
+    const script = args.findIndex((word) => !word.startsWith('-'));
+    return script === -1 ? undefined : testRunner(args.slice(script + 1).filter((word) => word !== '--'));
   };
 }
 
 /**
- * `npx [npm options] PACKAGE ARGS…`: npm's options before the package, vitest's after it (a valued
- * npm option may hide where the package starts: every word after a `vitest` is read as vitest's).
+ * `npx [npm options] PACKAGE ARGS…`: npm's options before the package, the test runner's after it (a
+ * valued npm option may hide where the package starts: every word after a `vitest` is read as its).
  */
 const npx: Check = (args) => {
   const at = args.findIndex((word) => !word.startsWith('-'));
   const problem = npmHazard(at === -1 ? args : args.slice(0, at), 'npx');
   if (problem) return problem;
-  const runner = args.findIndex((word) => /^vitest(@[^/]*)?$/.test(word));
-  return runner === -1 ? undefined : vitest(args.slice(runner + 1));
+  const runner = args.findIndex((word) => /^(vitest|jest|mocha)(@[^/]*)?$/.test(word));
+  return runner === -1 ? undefined : testRunner(args.slice(runner + 1));
 };
 
-/** vitest (cac: `--global-setup` is `--globalSetup`, `--a.b` sets a nested key; no abbreviations). */
-const VITEST_HAZARDS = new Set(['config', 'root', 'dir', 'globalsetup', 'setupfiles', 'outputfile', 'environment', 'pool', 'pooloptions', 'typecheck', 'browser', 'workspace', 'api', 'ui', 'open', 'inspect', 'inspectbrk', 'configloader', 'mergereports', 'diff', 'snapshotserializers', 'resolvesnapshotpath']);
+/**
+ * Options of the test runners a project's script runs (vitest; jest, mocha and node's test runner
+ * too: the script may be any of them) that load a module or config, move the root or write a file.
+ * vitest's cac reads `--global-setup` as `--globalSetup` and `--a.b` as a nested key.
+ */
+const TEST_RUNNER_HAZARDS = new Set([
+  'config', 'root', 'dir', 'globalsetup', 'globalteardown', 'setupfiles', 'setupfilesafterenv', 'outputfile', 'environment', 'testenvironment',
+  'pool', 'pooloptions', 'browser', 'workspace', 'projects', 'api', 'ui', 'open', 'inspect', 'inspectbrk', 'configloader', 'mergereports', 'diff',
+  'snapshotserializers', 'resolvesnapshotpath', 'snapshotresolver', 'rootdir', 'roots', 'testrunner', 'transform', 'preset', 'resolver', 'watchplugins',
+  'testsequencer', 'testresultsprocessor', 'moduledirectories', 'modulepaths', 'coveragedirectory', 'coveragereporters', 'coverageprovider', 'cachedirectory',
+  'require', 'import', 'loader', 'experimentalloader', 'file', 'testreporter', 'testreporterdestination', 'envfile', 'extension',
+]);
 /** Switches on their own (`--coverage`), hazards with a nested key (`--coverage.provider=custom`, `--typecheck.checker=`). */
 const VITEST_NESTED_HAZARDS = new Set(['coverage', 'typecheck', 'cache', 'sequence']);
 
 /** `--reporter` names a built-in reporter or a module to load. */
-const VITEST_REPORTERS = new Set(['default', 'basic', 'verbose', 'dot', 'json', 'junit', 'tap', 'tap-flat', 'hanging-process', 'github-actions', 'blob', 'html', 'tree']);
+const BUILT_IN_REPORTERS = new Set([
+  'default', 'basic', 'verbose', 'dot', 'json', 'junit', 'tap', 'tap-flat', 'hanging-process', 'github-actions', 'blob', 'html', 'tree', 'summary',
+  'spec', 'nyan', 'landing', 'list', 'progress', 'json-stream', 'min', 'doc', 'markdown', 'xunit',
+]);
 
-const vitest: Check = (args) => {
+const testRunner: Check = (args) => {
   const own = ownWords(args);
   for (let i = 0; i < own.length; i++) {
     const word = own[i]!;
     const long = longName(word);
     if (long === 'reporter' || long === 'reporters') {
       const value = word.includes('=') ? word.slice(word.indexOf('=') + 1) : own[++i];
-      if (value === undefined || !VITEST_REPORTERS.has(value)) return `vitest --${long} ${value ?? ''}: a reporter module the line chose`;
+      if (value === undefined || !BUILT_IN_REPORTERS.has(value)) return `test runner --${long} ${value ?? ''}: a reporter module the line chose`;
       continue;
     }
     if (long !== undefined) {
       const key = long.replace(/^no-/, '').split('.')[0]!.replaceAll('-', '').toLowerCase();
-      if (VITEST_HAZARDS.has(key) || (VITEST_NESTED_HAZARDS.has(key) && long.includes('.'))) return `vitest --${long} loads code or opens files the line chose`;
+      if (TEST_RUNNER_HAZARDS.has(key) || (VITEST_NESTED_HAZARDS.has(key) && long.includes('.'))) return `test runner --${long} loads code or opens files the line chose`;
       continue;
     }
-    if (/^-[A-Za-z]*[cr]/.test(word)) return `vitest ${word}: -c (config) and -r (root) load what the line chose`;
+    if (/^-[A-Za-z]*[cr]/.test(word)) return `test runner ${word}: -c (config) and -r (root, mocha's require) load what the line chose`;
   }
   return undefined;
 };
@@ -185,7 +201,7 @@ function pytestHazard(args: readonly string[]): string | undefined {
 
 const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['make', make], ['gmake', make],
-  ['npm', npm], ['npx', npx], ['pnpm', pnpmYarn('pnpm')], ['yarn', pnpmYarn('yarn')], ['vitest', vitest],
+  ['npm', npm], ['npx', npx], ['pnpm', pnpmYarn('pnpm')], ['yarn', pnpmYarn('yarn')], ['vitest', testRunner], ['jest', testRunner], ['mocha', testRunner],
   ['cargo', cargo], ['go', go], ['pytest', pytestHazard], ['py.test', pytestHazard],
 ]);
 

@@ -27,11 +27,15 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'npx vitest --config x.log', 'npx vitest -c x.log', 'npx vitest --global-setup=./x.log', 'npx vitest --setupFiles ./x.log',
     'npx vitest --reporter=./x.log', 'npx vitest run --coverage.provider=custom', 'npx vitest --outputFile=README.md',
     'pnpm test --dir /tmp', 'pnpm -C /tmp test', 'yarn test --cwd /tmp',
+    // verified: vitest (the project's test script) loaded x.log as a reporter module and ran id
+    'npm test -- --reporter=./x.log', 'npm run test -- --config x.log', 'npm test -- -r /tmp', 'npm test -- --require ./x.log',
+    'pnpm test --reporter=./x.log', 'yarn test --setupFiles ./x.log', 'npx jest --config x.log',
+    'NODE_EXTRA_CA_CERTS=.env npm test', 'NODE_REDIRECT_WARNINGS=README.md npm test', 'TMPDIR=.git npm test',
   ],
   'cargo and go run a program the line chose': [
     "cargo test --config 'target.x86_64-unknown-linux-gnu.runner=\"id\"'", "cargo check --config 'build.rustc-wrapper=\"id\"'",
     'cargo test -Zunstable-options', 'cargo +evil test', 'cargo test -- --logfile README.md', 'RUSTC_WRAPPER=id cargo test',
-    'CARGO_BUILD_RUSTC_WRAPPER=id cargo test', 'go test -exec id ./...', 'go test --toolexec=id', 'go vet -vettool=/tmp/x',
+    'CARGO_BUILD_RUSTC_WRAPPER=id cargo test', 'GOENV=x.log go test', 'GOWORK=x.log go test', 'MAKE=id make test', 'COVERAGE_FILE=README.md pytest', 'go test -exec id ./...', 'go test --toolexec=id', 'go vet -vettool=/tmp/x',
     'go test -ldflags=-extld=id', 'go test -test.coverprofile=README.md', 'GOFLAGS=-toolexec=id go test', 'CC=id go test',
   ],
   // verified: `pytest @.env` printed "ERROR: file or directory not found: TOKEN=secret"
@@ -55,6 +59,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
 
 const everyday = [
   'make test', 'make test -j4', 'make -j4 test', 'make test -k -s', 'npm test', 'npm test -- --reporter=dot', 'npm run lint -- --fix',
+  'npm test -- --watch=false', 'npm test -- src/a.test.ts', 'npm test -- -u', 'CI=true npm test', 'NODE_ENV=test npx vitest run',
   'npx vitest run', 'npx vitest run --coverage', "npx vitest run src/a.test.ts -t 'parses'", 'npx vitest run --reporter=dot',
   'cargo test --workspace', 'cargo test -- --nocapture', 'go test -race ./...', 'go test -run TestParse ./pkg/...',
   'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'pnpm -r test',
