@@ -55,7 +55,8 @@ function grammarOf(program: string, spec: RoleSpec): OptionGrammar {
       ]),
       attachedOnly: new Set(spec.attachedOnly ?? []),
       twoValues: new Set(spec.twoValues ?? []),
-      fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
+      // Options naming files or a program not known from the line count in any abbreviation too (`wc --files0=LIST`).
+      fileLongOptions: [...Object.keys(spec.files ?? {}), ...(spec.unknownFiles ?? [])].filter((name) => name.startsWith('--')),
       plusWords: !!spec.plusWords,
     };
     grammars.set(program, grammar);

@@ -62,7 +62,11 @@ export function gitFiles(args: readonly Word[]): FileRoles {
       if (/^--no-i(n(d(ex?)?)?)?$/.test(text)) unknown.push('git diff --no-index compares files and whole directories outside git');
       else if (!text.startsWith('-')) operands.push(word);
     }
-    if (pathspecs && ['show', 'log', 'diff', 'blame', 'cat-file'].includes(subcommand)) add({ ...word, glob: word.glob || /[*?[]/.test(text) }, 'read');
+    if (pathspecs && ['show', 'log', 'diff', 'blame', 'cat-file'].includes(subcommand)) {
+      // `:(icase).ENV`, `:(glob)**/.env`, `:/x`, `:!x`: magic pathspecs match paths not as written.
+      if (text.startsWith(':')) unknown.push(`git pathspec magic matches paths not as written: ${text}`);
+      else add({ ...word, glob: word.glob || /[*?[]/.test(text) }, 'read');
+    }
     else if (!pathspecs && (subcommand === 'show' || subcommand === 'cat-file') && !text.startsWith('-')) {
       const path = revisionPath(word);
       if (path) add(path, 'read');
@@ -92,11 +96,25 @@ function lineRangePaths(value: Word | undefined): Word[] {
   return paths;
 }
 
-/** The PATH of `REV:PATH` / `:N:PATH` / `:PATH`; undefined for a plain revision or the root tree. */
+/**
+ * The PATH of `REV:PATH` / `:N:PATH` / `:PATH`; undefined for a plain revision or the root tree. Like
+ * git, a colon inside braces (`HEAD^{/fix: x}:.env`, `@{1:00}`) is part of the revision.
+ */
 function revisionPath(word: Word): Word | undefined {
   const text = word.text;
-  const colon = /^:[0-3]:/.test(text) ? 2 : text.indexOf(':');
+  const colon = /^:[0-3]:/.test(text) ? 2 : colonOutsideBraces(text);
   if (colon === -1 || text.startsWith(':/')) return undefined;
   const path = part(word, colon + 1);
   return path.text === '' ? undefined : path;
+}
+
+function colonOutsideBraces(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '{') depth++;
+    else if (char === '}' && depth > 0) depth--;
+    else if (char === ':' && depth === 0) return i;
+  }
+  return -1;
 }

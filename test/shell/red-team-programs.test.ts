@@ -49,7 +49,11 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'git log -L1,1:.env', 'git log -L 1,1:.env', 'git log -L:main:.git/config', "git log -L '/a:b/,+1:.env'",
     'git diff -O.env', 'git diff --orderfile=.env', 'git diff --or=.env', 'git log -p -O.env',
     'git diff --no-index . /tmp', 'git diff --no-in . /tmp', 'git diff . /tmp', 'git diff ../ .', 'git diff /tmp .',
+    // verified: both printed the committed .env
+    "git show 'HEAD^{/ini:*t}:.env'", "git log -p -- ':(icase).ENV'", "git log -p -- ':(glob)**/.env'", "git log -p -- ':(top).env'",
   ],
+  // verified: `wc --files0=l.log` and `wc --fi=l.log` opened .env (named in l.log)
+  'file-list options in any abbreviation': ['wc --files0=l.log', 'wc --fi=l.log', 'wc --files0-from l.log'],
   // verified: `grep -R KEY src` opened src/link/id_rsa (-> ~/.ssh) and printed it; `grep -r TOKEN .` printed ./.env
   'recursive readers reach protected files under a directory': [
     'grep -r TOKEN .', 'grep -r TOKEN', 'grep -rn = .', 'grep -R KEY src', 'grep -d recurse TOKEN .', 'grep --directories=recurse TOKEN .',
@@ -63,7 +67,7 @@ const everyday = [
   'npx vitest run', 'npx vitest run --coverage', "npx vitest run src/a.test.ts -t 'parses'", 'npx vitest run --reporter=dot',
   'cargo test --workspace', 'cargo test -- --nocapture', 'go test -race ./...', 'go test -run TestParse ./pkg/...',
   'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'pnpm -r test',
-  'git log -L1,1:README.md', 'git diff main..feature', 'git diff HEAD~1 src', 'git diff -O README.md', 'git log --oneline -5',
+  "git show 'HEAD@{1}:README.md'", "git log -p -- 'src/*.ts'", 'wc -l src/a.ts', 'git log -L1,1:README.md', 'git diff main..feature', 'git diff HEAD~1 src', 'git diff -O README.md', 'git log --oneline -5',
   // grep -r skips the symlink src/link inside the tree, rg skips hidden .env and .git
   'grep -rn TODO src', 'grep -rn TODO sub', 'rg TODO src', 'rg TOKEN', 'grep -rn TODO src/a.ts',
 ];
