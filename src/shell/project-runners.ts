@@ -63,7 +63,7 @@ const make: Check = (args) => {
 };
 
 /** npm config keys that run a program, load code, move the project or read a config file. */
-const NPM_HAZARDS = ['script-shell', 'node-options', 'prefix', 'userconfig', 'globalconfig', 'logs-dir', 'cache', 'package', 'call', 'shell', 'init-module', 'onload-script', 'node-gyp'];
+const NPM_HAZARDS = ['script-shell', 'node-options', 'prefix', 'global', 'location', 'userconfig', 'globalconfig', 'logs-dir', 'cache', 'package', 'call', 'shell', 'init-module', 'onload-script', 'node-gyp'];
 
 /** npm and npx: their options before `--`. */
 function npmHazard(args: readonly string[], program: string): string | undefined {
@@ -71,7 +71,7 @@ function npmHazard(args: readonly string[], program: string): string | undefined
     const long = longName(word);
     const hazard = long === undefined ? undefined : abbreviates(long.replace(/^no-/, ''), NPM_HAZARDS);
     if (hazard) return `${program} --${hazard} runs or loads what the line chose`;
-    if (/^-[A-Za-z]*[Cpc]/.test(word) && !word.startsWith('--')) return `${program} ${word}: -C, -p and -c change the project, package or command`;
+    if (/^-[A-Za-z]*[Cpcg]/.test(word) && !word.startsWith('--')) return `${program} ${word}: -C, -g, -p and -c change the project, package or command`;
   }
   return undefined;
 }
@@ -154,6 +154,7 @@ const CARGO_HAZARDS = ['config', 'manifest-path', 'target-dir', 'artifact-dir', 
 
 const cargo: Check = (args) => {
   if (args[0]?.startsWith('+')) return `cargo ${args[0]}: a toolchain the line chose`;
+  if (args.some((word) => word === '-C' || /^-C./.test(word))) return 'cargo -C runs another directory\'s project';
   for (const word of ownWords(args)) {
     const long = longName(word);
     if (long !== undefined && CARGO_HAZARDS.includes(long)) return `cargo --${long} runs or writes what the line chose`;
@@ -190,6 +191,8 @@ function pytestHazard(args: readonly string[]): string | undefined {
       if (PYTEST_LONG_HAZARDS.includes(name)) return `pytest ${name} loads or writes what the line chose`;
       continue;
     }
+    // A test path outside the project brings its own conftest.py and ini files (`pytest /other/tests`).
+    if (!word.startsWith('-') && /^[/~]|(^|\/)\.\.(\/|$)/.test(word)) return `pytest ${word}: tests and conftest.py outside the project`;
     if (!word.startsWith('-')) continue;
     for (const letter of word.slice(1)) {
       if (PYTEST_SHORT_HAZARDS.includes(letter)) return `pytest -${letter} loads a plugin or config the line chose`;

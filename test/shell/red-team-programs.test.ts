@@ -42,6 +42,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
   'pytest reads, loads or writes what the line chose': [
     'pytest @.env', 'pytest @src/link/id_rsa', 'pytest -p x', 'pytest -vpx', 'pytest -o addopts=-px', 'pytest -c x.log',
     'pytest --basetemp=src', 'pytest --junitxml=README.md', 'PYTEST_ADDOPTS=-px pytest', 'PYTEST_PLUGINS=x pytest',
+    'pytest /usr/lib/python3/x', 'pytest ../other', 'npm test -g', 'npm test --location=global', 'cargo -C /tmp test',
   ],
   // verified: `git log -L1,1:.env` printed the committed .env; `git diff -O.env` opened .env;
   // `git diff . /outside` and `--no-index` printed .env and .git/config
@@ -66,7 +67,7 @@ const everyday = [
   'npm test -- --watch=false', 'npm test -- src/a.test.ts', 'npm test -- -u', 'CI=true npm test', 'NODE_ENV=test npx vitest run',
   'npx vitest run', 'npx vitest run --coverage', "npx vitest run src/a.test.ts -t 'parses'", 'npx vitest run --reporter=dot',
   'cargo test --workspace', 'cargo test -- --nocapture', 'go test -race ./...', 'go test -run TestParse ./pkg/...',
-  'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'pnpm -r test',
+  'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'cargo test -p crate', 'pnpm -r test',
   "git show 'HEAD@{1}:README.md'", "git log -p -- 'src/*.ts'", 'wc -l src/a.ts', 'git log -L1,1:README.md', 'git diff main..feature', 'git diff HEAD~1 src', 'git diff -O README.md', 'git log --oneline -5',
   // grep -r skips the symlink src/link inside the tree, rg skips hidden .env and .git
   'grep -rn TODO src', 'grep -rn TODO sub', 'rg TODO src', 'rg TOKEN', 'grep -rn TODO src/a.ts',
