@@ -30,7 +30,9 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     // verified: vitest (the project's test script) loaded x.log as a reporter module and ran id
     'npm test -- --reporter=./x.log', 'npm run test -- --config x.log', 'npm test -- -r /tmp', 'npm test -- --require ./x.log',
     'pnpm test --reporter=./x.log', 'yarn test --setupFiles ./x.log', 'npx jest --config x.log',
-    'NODE_EXTRA_CA_CERTS=.env npm test', 'NODE_REDIRECT_WARNINGS=README.md npm test', 'TMPDIR=.git npm test',
+    // verified: npm ran /usr/bin/id -c … (npm reads npm_config_* in any case)
+    'Npm_Config_script_shell=/usr/bin/id npm test', 'npm_CONFIG_node_options=--require=./x.log npm test', 'YARN_YARN_PATH=x.log yarn test',
+    'RIPGREP_CONFIG_PATH=x.log rg x', 'NODE_EXTRA_CA_CERTS=.env npm test', 'NODE_REDIRECT_WARNINGS=README.md npm test', 'TMPDIR=.git npm test',
   ],
   'cargo and go run a program the line chose': [
     "cargo test --config 'target.x86_64-unknown-linux-gnu.runner=\"id\"'", "cargo check --config 'build.rustc-wrapper=\"id\"'",
