@@ -243,7 +243,7 @@ function emit(current: Invocation, collector: AnalysisCollector): void {
   const program = basename(argv[0] ?? '');
   const nameHazard = nameArgumentHazard(program, current.argv);
   if (nameHazard) collector.unresolvable(nameHazard);
-  const runnerHazard = projectRunnerHazard(program, current.argv);
+  const runnerHazard = projectRunnerHazard(program, current.argv, current.assignments);
   if (runnerHazard) collector.unresolvable(runnerHazard);
   recordFileArguments(program, current.argv.slice(1), current.suppliedArguments, current.scope, collector);
   if (current.argv.some((word) => word.history)) collector.unresolvable('history expansion (!) in a word');

@@ -208,8 +208,13 @@ const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['cargo', cargo], ['go', go], ['pytest', pytestHazard], ['py.test', pytestHazard],
 ]);
 
-/** Why `program` with these arguments runs what the line (not the project) chose; undefined when it does not. */
-export function projectRunnerHazard(program: string, argv: readonly Word[]): string | undefined {
+/**
+ * Why `program` with these arguments and prefix assignments runs what the line (not the project)
+ * chose; undefined when it does not. make takes every variable of its environment as a make variable
+ * (`PY ?= python3` then `$(PY) -m pytest`: `PY=cmd make test` runs cmd), so any assignment counts.
+ */
+export function projectRunnerHazard(program: string, argv: readonly Word[], assignments: readonly string[]): string | undefined {
+  if ((program === 'make' || program === 'gmake') && assignments.length > 0) return `${program} with ${assignments[0]}: make variables come from the environment`;
   const check = CHECKS.get(program);
   return check ? check(argv.slice(1).map((word) => word.text)) : undefined;
 }

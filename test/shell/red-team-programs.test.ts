@@ -17,6 +17,8 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     "make test pwn --eval='pwn: ; id'", 'make test --ev=x', 'make test -E x',
     "echo 'test: ; id' > x.log && make test -f x.log", 'make test -fx.log', 'make test -sfx.log', 'make test --mak=x.log',
     'make test SHELL=/usr/bin/id', 'make test -- CC=id', 'make test -C /tmp', 'make test -I /tmp', 'CC=id make test', 'MAKEFLAGS=-fx.log make test',
+    // verified with `PY ?= echo` and a recipe `$(PY) running-tests`: make ran id
+    'PY=id make test', 'env PY=id make test', 'timeout 60 env PY=id make test',
   ],
   // verified: npm ran /usr/bin/id -c …; node loaded ./x.log and ran id
   'npm/npx/pnpm/yarn run code the line chose': [
