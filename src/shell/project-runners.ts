@@ -5,8 +5,9 @@
  * --script-shell=cmd` / `--node-options=--require=./x.log`, `cargo test --config
  * 'target.….runner="cmd"'`, `go test -exec cmd`, `pytest @.env` (arguments read from a file, shown
  * in its errors). A policy that allows `make test` trusts the project's files, not these: each one
- * makes the line unresolvable (asked, never allowed). Lists of what each program does not take
- * from the project, verified against the real programs (GNU make 4.3, npm 10, cargo 1.8x, pytest 9).
+ * makes the line unresolvable (asked, never allowed). Checked with the real programs where they
+ * run here (GNU make, npm, vitest, pytest: test/shell/red-team-programs.test.ts says which lines);
+ * cargo, go, pnpm, yarn, jest and mocha from their documentation.
  */
 import type { Word } from './words.js';
 
