@@ -6,8 +6,8 @@
  * 'target.….runner="cmd"'`, `go test -exec cmd`, `pytest @.env` (arguments read from a file, shown
  * in its errors). A policy that allows `make test` trusts the project's files, not these: each one
  * makes the line unresolvable (asked, never allowed). Checked with the real programs where they
- * run here (GNU make, npm, vitest, pytest: test/shell/red-team-programs.test.ts says which lines);
- * cargo, go, pnpm, yarn, jest and mocha from their documentation.
+ * run here (GNU make, npm, vitest, pytest, cargo: test/shell/red-team-programs.test.ts says which
+ * lines); go, pnpm, yarn, jest and mocha from their documentation.
  */
 import type { Word } from './words.js';
 

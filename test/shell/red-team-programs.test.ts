@@ -3,8 +3,8 @@
  * options, arguments or environment, runs another program, reads a file a deny rule protects or
  * writes where the analysis did not say. The lines under a `verified:` comment were run under bwrap +
  * strace with the real program (GNU make 4.3, npm 11.19, git 2.39.5, GNU grep 3.8, coreutils wc,
- * pytest 9, vitest 4.1) and did so; the others are the same option in other spellings, or programs
- * not installed here (cargo, go, rg, pnpm, yarn) taken from their documentation. None may be
+ * pytest 9, vitest 4.1, cargo) and did so; the others are the same option in other spellings, or programs
+ * not installed here (go, rg, pnpm, yarn) taken from their documentation. None may be
  * allowed under default.yaml or ci-strict.yaml; the `everyday` lines of the same programs stay
  * allowed under default.yaml.
  */
@@ -38,6 +38,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'Npm_Config_script_shell=/usr/bin/id npm test', 'npm_CONFIG_node_options=--require=./x.log npm test', 'YARN_YARN_PATH=x.log yarn test',
     'RIPGREP_CONFIG_PATH=x.log rg x', 'NODE_EXTRA_CA_CERTS=.env npm test', 'NODE_REDIRECT_WARNINGS=README.md npm test', 'TMPDIR=.git npm test',
   ],
+  // verified (the first line, cargo 1.95 with --offline): cargo ran /usr/bin/id target/debug/deps/c-… as the test runner
   'cargo and go run a program the line chose': [
     "cargo test --config 'target.x86_64-unknown-linux-gnu.runner=\"id\"'", "cargo check --config 'build.rustc-wrapper=\"id\"'",
     'cargo test -Zunstable-options', 'cargo +evil test', 'cargo test -- --logfile README.md', 'RUSTC_WRAPPER=id cargo test',
