@@ -3,6 +3,7 @@ import { decide, decideFacts, type Judged } from '../decision/decide.js';
 import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
+import type { TreeLister } from '../facts/tree-facts.js';
 import type { ToolCallState } from '../facts/tool-call.js';
 import type { GrantStore } from '../grants/store.js';
 import type { Evaluation, GrantLookup } from '../policy/evaluate.js';
@@ -23,6 +24,8 @@ export interface DecisionDeps {
   readonly canonicalize: PathCanonicalizer;
   /** Whether a path exists, for deny-only facts about arguments of unmodelled programs. */
   readonly fileExists: FileExists;
+  /** What recursive readers (`grep -r`, `rg`) reach under a directory; absent: their reads are unresolvable. */
+  readonly listTree?: TreeLister | undefined;
   readonly nonInteractive: boolean;
   /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
   readonly grants?: GrantStore | undefined;
@@ -71,9 +74,9 @@ export class Judge {
   judge(sessionId: string | undefined, call: ToolCallState, agentShell = false): Judged {
     const workspace = this.sessionWorkspace(sessionId);
     const shellCwd = agentShell && sessionId !== undefined && workspace !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
-    const { home, shell, canonicalize, fileExists } = this.deps;
+    const { home, shell, canonicalize, fileExists, listTree } = this.deps;
     return decide(call, {
-      policy: this.deps.policyFor(workspace ?? this.deps.fallbackWorkspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, grants: this.lookup, shellCwd,
+      policy: this.deps.policyFor(workspace ?? this.deps.fallbackWorkspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, listTree, grants: this.lookup, shellCwd,
     });
   }
 
@@ -86,9 +89,9 @@ export class Judge {
   noteFinished(sessionId: string, call: ToolCallState): void {
     const workspace = this.sessionWorkspace(sessionId);
     if (workspace === undefined) return;
-    const { home, shell, canonicalize, fileExists } = this.deps;
+    const { home, shell, canonicalize, fileExists, listTree } = this.deps;
     this.state.shells.noteFinished(sessionId, call, this.shellEnv(workspace), (shellCwd) =>
-      extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, shellCwd }));
+      extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, listTree, shellCwd }));
   }
 
   /** The last environment built, handed out again while the workspace and agent stay (every call of a session). */

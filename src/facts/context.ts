@@ -6,6 +6,7 @@
 import type { ShellAnalyzer } from '../shell/types.js';
 import type { FileExists } from './argument-facts.js';
 import type { PathCanonicalizer } from './paths.js';
+import type { TreeLister } from './tree-facts.js';
 
 export interface ExtractContext {
   /** Session cwd; absolute, or NO_WORKSPACE (relative paths are then unresolvable). */
@@ -21,4 +22,6 @@ export interface ExtractContext {
   readonly shellCwd?: readonly string[] | null;
   /** For deny-only facts: whether an argument of an unmodelled program names an existing file. */
   readonly fileExists: FileExists;
+  /** What a recursive reader (`grep -r`, `rg`) reaches under a directory; absent: such a read is unresolvable. */
+  readonly listTree?: TreeLister | undefined;
 }

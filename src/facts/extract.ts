@@ -1,6 +1,7 @@
 import { NO_WORKSPACE, type Access, type CallFacts, type PathFact, type PathOrigin, type ToolKind } from '../core/facts.js';
 import type { CommandAnalysis } from '../shell/types.js';
 import { shellPathFacts } from './argument-facts.js';
+import { treeReadFacts } from './tree-facts.js';
 import { inferKind } from './infer-kind.js';
 import { isUnresolvablePath, resolveGlobPath, resolvePath, tidiedPath } from './paths.js';
 import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
@@ -98,6 +99,12 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
     pushAll(unresolvable, found.unresolvable);
     for (let i = 0; i < found.facts.length; i++) {
       const fact = found.facts[i]!;
+      addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
+    }
+    const trees = treeReadFacts(shell, context.listTree);
+    pushAll(unresolvable, trees.unresolvable);
+    for (let i = 0; i < trees.facts.length; i++) {
+      const fact = trees.facts[i]!;
       addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
     }
   }

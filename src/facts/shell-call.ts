@@ -82,7 +82,7 @@ function union(analyses: readonly CommandAnalysis[]): CommandAnalysis {
   const unresolvable = new Set<string>();
   for (const analysis of analyses) {
     for (const c of analysis.commands) commands.set(`${c.cwd}\0${c.text}\0${c.argv.join('\0')}`, c);
-    for (const r of analysis.redirections) redirections.set(`${r.access}\0${r.operator}\0${r.glob === true}\0${r.path}`, r);
+    for (const r of analysis.redirections) redirections.set(`${r.access}\0${r.operator}\0${r.glob === true}\0${JSON.stringify(r.recursive)}\0${r.path}`, r);
     for (const reason of analysis.unresolvable) unresolvable.add(reason);
   }
   const finals = analyses.map((a) => a.finalCwd ?? null);

@@ -21,7 +21,7 @@ export function itemsOf(facts: CallFacts): CallItem[] {
   return items;
 }
 
-/** A path only deny rules see (an existing file named by an argument of an unmodelled program). */
+/** A path only deny rules see (an existing file named by an argument of an unmodelled program, or under a tree grep -r / rg reads). */
 export function isDenyOnly(item: CallItem): boolean {
   return item.type === 'path' && item.path.denyOnly === true;
 }
@@ -39,7 +39,7 @@ export function denyRulesAmong(candidates: readonly number[], rules: readonly Ru
 export function describeItem(item: CallItem): string {
   switch (item.type) {
     case 'command': return joinWords(item.command.argv);
-    case 'path': return `${item.path.access} ${item.path.path}${item.path.glob ? ' (glob)' : ''}${item.path.denyOnly ? ' (argument of an unmodelled program)' : ''}`;
+    case 'path': return `${item.path.access} ${item.path.path}${item.path.glob ? ' (glob)' : ''}${item.path.denyOnly ? ' (may be opened: an argument of an unmodelled program, or under a tree a command reads)' : ''}`;
     case 'url': return item.url;
     case 'none': return '(call)';
   }

@@ -138,3 +138,9 @@ export function part(word: Word, start: number): Word {
 export function hasOption(parsed: ParsedArguments, names: readonly string[]): boolean {
   return parsed.options.some((option) => names.includes(option.name));
 }
+
+/** `dir` as seen from `base` (`-C a -C b` is a/b; an absolute dir stands alone). */
+export function within(base: Word | undefined, dir: Word): Word {
+  if (!base || dir.text.startsWith('/')) return dir;
+  return { ...dir, text: `${base.text}/${dir.text}`, dynamic: base.dynamic || dir.dynamic, glob: base.glob || dir.glob, tildeUnresolved: base.tildeUnresolved || dir.tildeUnresolved };
+}

@@ -4,6 +4,7 @@
  * dd, git, chmod, compressors, archives) are in special-arguments.ts; a program in neither is not
  * modelled (its arguments get only the facts layer's deny-only existence check).
  */
+import type { TreeRead } from './types.js';
 import type { Word } from './words.js';
 
 export type FileAccess = 'read' | 'write' | 'delete';
@@ -13,7 +14,10 @@ export interface FileArgument {
   readonly access: FileAccess;
   /** A directory (as written, relative to the cwd) the word is relative to: `tar -C DIR`, `git -C DIR`. */
   readonly base?: Word;
+  /** A directory is read with everything under it (`grep -r`, `rg`). */
+  readonly recursive?: TreeRead;
 }
+
 
 export interface FileRoles {
   readonly files: readonly FileArgument[];
@@ -50,8 +54,12 @@ export interface RoleSpec {
   readonly inPlace?: readonly string[];
   /** With one of these and no file, the program reads its working directory recursively. */
   readonly recursive?: readonly string[];
-  /** Reads its working directory when it has no file at all (`rg`). */
+  /** Reads its working directory when it has no file at all, and every directory argument whole (`rg`). */
   readonly cwdByDefault?: boolean;
+  /** Options with which a recursive read follows symlinks inside the tree (`grep -R`, `rg -L`). */
+  readonly followOptions?: readonly string[];
+  /** Options with which it reads hidden entries too; absent: it always does (grep). */
+  readonly hiddenOptions?: readonly string[];
   /** Options whose files are not known from the line (a list of names in a file, a program to run). */
   readonly unknownFiles?: readonly string[];
   /** Options with which a `copy` layout only creates its positionals as directories (`install -d`). */
@@ -79,6 +87,7 @@ const GREP: RoleSpec = {
   valued: ['-e', '--regexp', '-m', '--max-count', '-A', '--after-context', '-B', '--before-context', '-C', '--context', '-d', '--directories', '-D', '--devices', '--include', '--exclude', '--exclude-dir', '--label', '--binary-files', '--group-separator'],
   files: { '-f': 'read', '--file': 'read', '--exclude-from': 'read' },
   recursive: ['-r', '--recursive', '-R', '--dereference-recursive'],
+  followOptions: ['-R', '--dereference-recursive'],
 };
 const AWK: RoleSpec = {
   layout: READ_ALL,
@@ -139,6 +148,9 @@ const SPECS: Readonly<Record<string, RoleSpec>> = {
     files: { '-f': 'read', '--file': 'read', '--ignore-file': 'read' },
     unknownFiles: ['--pre'],
     cwdByDefault: true,
+    followOptions: ['-L', '--follow'],
+    // `-uu` (twice) and `-uuu` also read hidden entries: any `-u` counts (over-reading is safe).
+    hiddenOptions: ['--hidden', '-.', '-u', '--unrestricted'],
   },
   sed: {
     layout: READ_ALL,

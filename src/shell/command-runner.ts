@@ -15,6 +15,7 @@ import { packageRunnerCode, searchPreprocessors } from './runner-parsers.js';
 import { gitRuns } from './git-runners.js';
 import { isShell, joinAsScript, parseShellInvocation } from './shell-invocation.js';
 import { peelWrapper } from './wrappers.js';
+import { projectRunnerHazard } from './project-runners.js';
 import type { Word } from './words.js';
 
 /** Where a command's standard input comes from; matters for a shell that reads its commands there. */
@@ -242,6 +243,8 @@ function emit(current: Invocation, collector: AnalysisCollector): void {
   const program = basename(argv[0] ?? '');
   const nameHazard = nameArgumentHazard(program, current.argv);
   if (nameHazard) collector.unresolvable(nameHazard);
+  const runnerHazard = projectRunnerHazard(program, current.argv, current.assignments);
+  if (runnerHazard) collector.unresolvable(runnerHazard);
   recordFileArguments(program, current.argv.slice(1), current.suppliedArguments, current.scope, collector);
   if (current.argv.some((word) => word.history)) collector.unresolvable('history expansion (!) in a word');
   collector.commands.push({

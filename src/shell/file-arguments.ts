@@ -6,6 +6,7 @@
  */
 import { hasOption, parseArguments, type OptionGrammar, type ParsedArguments } from './argument-grammar.js';
 import { roleSpec, type FileAccess, type FileArgument, type FileRoles, type RoleSpec } from './argument-roles.js';
+import type { TreeRead } from './types.js';
 import type { AnalysisCollector, Scope } from './collector.js';
 import { programSpec } from './option-specs.js';
 import { isHarmlessDevice, kernelPathOf, resolvePath } from './paths.js';
@@ -54,7 +55,8 @@ function grammarOf(program: string, spec: RoleSpec): OptionGrammar {
       ]),
       attachedOnly: new Set(spec.attachedOnly ?? []),
       twoValues: new Set(spec.twoValues ?? []),
-      fileLongOptions: Object.keys(spec.files ?? {}).filter((name) => name.startsWith('--')),
+      // Options naming files or a program not known from the line count in any abbreviation too (`wc --files0=LIST`).
+      fileLongOptions: [...Object.keys(spec.files ?? {}), ...(spec.unknownFiles ?? [])].filter((name) => name.startsWith('--')),
       plusWords: !!spec.plusWords,
     };
     grammars.set(program, grammar);
@@ -102,10 +104,9 @@ function fromSpec(program: string, spec: RoleSpec, args: readonly Word[]): FileR
       break;
     case 'each': {
       const accesses: readonly FileAccess[] = spec.inPlace && hasOption(parsed, spec.inPlace) ? [...layout.access, 'write'] : layout.access;
-      for (const use of positionals) for (const access of accesses) files.push({ word: use.word, access });
-      if (positionals.length === 0 && (spec.cwdByDefault || (spec.recursive && isRecursive(parsed, spec.recursive)))) {
-        files.push({ word: CWD, access: 'read' });
-      }
+      const tree = treeRead(spec, parsed);
+      for (const use of positionals) for (const access of accesses) files.push({ word: use.word, access, ...(tree && access === 'read' ? { recursive: tree } : {}) });
+      if (positionals.length === 0 && tree) files.push({ word: CWD, access: 'read', recursive: tree });
       break;
     }
     case 'in-out':
@@ -121,6 +122,12 @@ function fromSpec(program: string, spec: RoleSpec, args: readonly Word[]): FileR
       break;
   }
   return { files, unknown };
+}
+
+/** How `grep -r` / `rg` read their directory arguments (undefined: they read no tree). */
+function treeRead(spec: RoleSpec, parsed: ParsedArguments): TreeRead | undefined {
+  if (!spec.cwdByDefault && !(spec.recursive && isRecursive(parsed, spec.recursive))) return undefined;
+  return { follow: hasOption(parsed, spec.followOptions ?? []), hidden: !spec.hiddenOptions || hasOption(parsed, spec.hiddenOptions) };
 }
 
 function isRecursive(parsed: ParsedArguments, options: readonly string[]): boolean {
@@ -185,7 +192,9 @@ function recordFile(file: FileArgument, program: string, scope: Scope, collector
   const kernelPath = kernelPathOf(cwd, base && !word.text.startsWith('/') ? `${base.text}/${word.text}` : word.text);
   if (isHarmlessDevice(kernelPath ?? path)) return;
   const glob = word.glob || !!base?.glob;
-  collector.redirections.push({ path, access: file.access, operator: program, ...(glob ? { glob: true } : {}), ...(kernelPath ? { kernelPath } : {}) });
+  collector.redirections.push({
+    path, access: file.access, operator: program, ...(glob ? { glob: true } : {}), ...(kernelPath ? { kernelPath } : {}), ...(file.recursive ? { recursive: file.recursive } : {}),
+  });
 }
 
 function isUnknown(word: Word): boolean {

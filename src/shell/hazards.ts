@@ -12,15 +12,32 @@ const HAZARDOUS_NAMES: ReadonlySet<string> = new Set([
   'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT',
   'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS',
   'SSH_ASKPASS', 'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESSOPEN', 'LESSCLOSE', 'BROWSER',
+  // What build and test runners run or load: make's flags and makefiles, the compilers a makefile or
+  // cgo calls, cargo's wrappers and runners (CARGO_* below), go's flags, pytest's options and plugins.
+  'MAKEFLAGS', 'GNUMAKEFLAGS', 'MAKEFILES', 'CC', 'CXX', 'CPP', 'LD', 'AR', 'AS', 'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS',
+  'RUSTC', 'RUSTC_WRAPPER', 'RUSTC_WORKSPACE_WRAPPER', 'RUSTDOC', 'RUSTFLAGS', 'RUSTDOCFLAGS', 'RUSTUP_TOOLCHAIN',
+  'CGO_CFLAGS', 'CGO_LDFLAGS', 'PYTEST_ADDOPTS', 'PYTEST_PLUGINS', 'PYTHONWARNINGS', 'PYTHONBREAKPOINT', 'PYTHONUSERBASE',
+  'PYTHONPYCACHEPREFIX', 'PYTHONEXECUTABLE', 'PYTHONPLATLIBDIR', 'MAKE', 'MFLAGS', 'MAKEOVERRIDES', 'VPATH', 'TMPDIR', 'TMP', 'TEMP',
+  // Files node and OpenSSL read or write at start (`NODE_EXTRA_CA_CERTS=.env`, warnings appended to any file, engines loaded).
+  'NODE_EXTRA_CA_CERTS', 'NODE_REDIRECT_WARNINGS', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'NODE_REPL_EXTERNAL_MODULE', 'NODE_ICU_DATA',
+  'OPENSSL_CONF', 'OPENSSL_ENGINES', 'OPENSSL_MODULES', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  // A file of extra arguments (`--pre=cmd`), read by rg and by older GNU grep.
+  'RIPGREP_CONFIG_PATH', 'GREP_OPTIONS',
 ]);
 
 const HAZARDOUS_PREFIXES: readonly string[] = [
   // BASH_*: BASH_ENV, BASH_FUNC_x%%, BASH_CMDS[ls]=/tmp/evil (the command hash), BASH_ALIASES, BASH_COMPAT …
-  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'npm_config_', 'NPM_CONFIG_',
+  // GO*: GOENV=x.log names a file of go settings (GOFLAGS=-toolexec=…), GOWORK, GOPROXY, GOFLAGS …; COVERAGE_*: coverage.py's config and data file.
+  'LD_', 'DYLD_', 'BASH_', 'GIT_', 'CARGO_', 'GO', 'COVERAGE_',
 ];
 
+/** Prefixes their programs match in any case: npm reads /^npm_config_/i (`Npm_Config_script_shell=cmd npm test`), yarn /^yarn_/i. */
+const HAZARDOUS_PREFIXES_ANY_CASE: readonly string[] = ['npm_config_', 'yarn_', 'pnpm_'];
+
 export function isHazardousVariable(name: string): boolean {
-  return HAZARDOUS_NAMES.has(name) || HAZARDOUS_PREFIXES.some((prefix) => name.startsWith(prefix));
+  if (HAZARDOUS_NAMES.has(name) || HAZARDOUS_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
+  const lower = name.toLowerCase();
+  return HAZARDOUS_PREFIXES_ANY_CASE.some((prefix) => lower.startsWith(prefix));
 }
 
 /** Builtins for which a prefix `IFS=…` only changes how they split their input (`IFS= read -r l`). */

@@ -1,12 +1,13 @@
 /**
  * Argument roles of programs with a grammar of their own: tar (old-style letters, modes, `-C`
- * ordering), dd operands, git (`-C`, `REV:PATH`, `--output`), chmod/chown modes, ln, compressors,
- * zip/unzip, and the files curl, wget and openssl read or write through options.
+ * ordering), dd operands, chmod/chown modes, ln, compressors,
+ * zip/unzip, git (git-file-arguments.ts), and the files curl, wget and openssl read or write through options.
  * 'partial' programs report what they know; their other words still get the deny-only check.
  */
-import { hasOption, parseArguments, part, type OptionGrammar, type OptionUse, type ParsedArguments, type PositionalUse } from './argument-grammar.js';
+import { hasOption, parseArguments, part, within, type OptionGrammar, type OptionUse, type ParsedArguments, type PositionalUse } from './argument-grammar.js';
 import type { FileAccess, FileArgument, FileRoles } from './argument-roles.js';
 import { shapeOf } from './command-shape.js';
+import { gitFiles } from './git-file-arguments.js';
 import type { Word } from './words.js';
 
 type Handler = (args: readonly Word[], program: string) => FileRoles;
@@ -109,11 +110,6 @@ function directoryBefore(options: readonly OptionUse[], at: number): Word | unde
   return base;
 }
 
-/** `dir` as seen from `base` (`-C a -C b` is a/b; an absolute dir stands alone). */
-function within(base: Word | undefined, dir: Word): Word {
-  if (!base || dir.text.startsWith('/')) return dir;
-  return { ...dir, text: `${base.text}/${dir.text}`, dynamic: base.dynamic || dir.dynamic, glob: base.glob || dir.glob, tildeUnresolved: base.tildeUnresolved || dir.tildeUnresolved };
-}
 
 function ddFiles(args: readonly Word[]): FileRoles {
   const files: FileArgument[] = [];
@@ -185,57 +181,6 @@ function unzipFiles(args: readonly Word[]): FileRoles {
   const files: FileArgument[] = archive ? [{ word: archive.word, access: 'read' }] : [];
   const onlyLooks = hasOption(parsed, ['-l', '-v', '-t', '-z', '-Z', '-p', '-c']);
   return { files, unknown: onlyLooks ? [] : ['unzip extracts files whose names are in the archive'] };
-}
-
-const GIT_GLOBAL_VALUED = ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path', '--list-cmds'];
-
-/**
- * git: `-C DIR` moves relative paths; `show`/`cat-file` `REV:PATH` reads PATH (relative to the
- * repository root, taken as the cwd: deny rules on file names still see it); pathspecs after `--`
- * of show/log/diff/blame are read; `--output` files are written; `apply`/`am` read their patches.
- */
-function gitFiles(args: readonly Word[]): FileRoles {
-  let i = 0;
-  let base: Word | undefined;
-  for (; i < args.length; i++) {
-    const text = args[i]!.text;
-    if (!text.startsWith('-')) break;
-    const directory = text === '-C' ? args[i + 1] : undefined;
-    if (directory) base = within(base, directory);
-    if (GIT_GLOBAL_VALUED.includes(text)) i++;
-  }
-  const subcommand = args[i]?.text;
-  const rest = args.slice(i + 1);
-  const files: FileArgument[] = [];
-  const add = (word: Word, access: FileAccess) => files.push({ word, access, ...(base ? { base } : {}) });
-  let pathspecs = false;
-  for (let j = 0; j < rest.length; j++) {
-    const word = rest[j]!;
-    if (word.text === '--') {
-      pathspecs = true;
-      continue;
-    }
-    if (!pathspecs && /^--output(=|$)/.test(word.text)) {
-      const value = word.text === '--output' ? rest[++j] : part(word, '--output='.length);
-      if (value) add(value, 'write');
-      continue;
-    }
-    if (pathspecs && ['show', 'log', 'diff', 'blame', 'cat-file'].includes(subcommand ?? '')) add({ ...word, glob: word.glob || /[*?[]/.test(word.text) }, 'read');
-    else if (!pathspecs && (subcommand === 'show' || subcommand === 'cat-file') && !word.text.startsWith('-')) {
-      const path = revisionPath(word);
-      if (path) add(path, 'read');
-    } else if ((subcommand === 'apply' || subcommand === 'am') && !word.text.startsWith('-')) add(word, 'read');
-  }
-  return { files, unknown: [] };
-}
-
-/** The PATH of `REV:PATH` / `:N:PATH` / `:PATH`; undefined for a plain revision or the root tree. */
-function revisionPath(word: Word): Word | undefined {
-  const text = word.text;
-  const colon = /^:[0-3]:/.test(text) ? 2 : text.indexOf(':');
-  if (colon === -1 || text.startsWith(':/')) return undefined;
-  const path = part(word, colon + 1);
-  return path.text === '' ? undefined : path;
 }
 
 /** curl / wget: files written by output options (as before) and read by upload/data options. */

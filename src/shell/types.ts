@@ -48,6 +48,17 @@ export interface Redirection {
    * may name a file the program opens, so deny rules see it; it never needs to be allowed.
    */
   readonly denyOnly?: boolean;
+  /**
+   * The program reads the whole tree when the path is a directory (`grep -r`, `rg`): the facts layer
+   * lists what is under it, so deny rules see `.env` in `grep -r x .`.
+   */
+  readonly recursive?: TreeRead;
+}
+
+/** How a recursive reader walks a tree: into symlinks found inside it (`grep -R`, `rg -L`), into hidden entries (grep, `rg --hidden`). */
+export interface TreeRead {
+  readonly follow: boolean;
+  readonly hidden: boolean;
 }
 
 export interface CommandAnalysis {

@@ -45,6 +45,8 @@ function bashGlob(pattern: string): RegExp {
 function decide(policy: string, command: string, canonicalize: PathCanonicalizer = fakeCanonicalizer): Evaluation {
   const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, {
     workspace: WS, home: HOME, agent: undefined, shell: analyzer, canonicalize, fileExists: (path) => EXISTING.has(posix.normalize(path)),
+    // The fake tree: what exists under a directory a recursive reader reads.
+    listTree: (root, read) => [...EXISTING].filter((path) => path.startsWith(`${root}/`) && (read.hidden || !path.slice(root.length).includes('/.'))),
   });
   return evaluate(policies[policy]!, facts, { home: HOME });
 }

@@ -26,7 +26,7 @@ rules:
 
 async function decide(line: string) {
   const analyzer = await shell();
-  const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: '/w', home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false });
+  const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: '/w', home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false, listTree: () => [] });
   return evaluate(await policyFrom(POLICY), facts, { home: '/home/u' });
 }
 

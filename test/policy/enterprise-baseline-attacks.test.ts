@@ -18,6 +18,7 @@ import { checkExamples } from '../../src/policy/examples.js';
 import { loadPolicyText } from '../../src/policy/load.js';
 import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
 import { diskFileExists } from '../../src/platform/file-exists.js';
+import { diskTreeLister } from '../../src/platform/tree-lister.js';
 import { PolicyManager } from '../../src/runtime/policy-manager.js';
 import { TrustFile } from '../../src/runtime/trust-file.js';
 import { spawnBroker } from '../helpers/cli.js';
@@ -88,7 +89,7 @@ async function decider(user = ALLOW_EVERYTHING, project?: string, trustProject =
     const state: ToolCallState = typeof call === 'string'
       ? { toolCallId: 't', kind: 'execute', rawInput: { command: call } }
       : { toolCallId: 't', ...call };
-    const facts = extractFacts(state, { workspace: ws, home, agent: undefined, shell: analyzer, canonicalize, fileExists: diskFileExists() });
+    const facts = extractFacts(state, { workspace: ws, home, agent: undefined, shell: analyzer, canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister() });
     return evaluate(manager.forWorkspace(ws), facts, { home, canonicalize, ...(grants ? { grants } : {}) });
   };
 }
@@ -397,7 +398,7 @@ rules:
     match: { command: ["npm publish"] }
 `);
     const analyzer = await shell();
-    const decide = (command: string) => evaluate(policy, extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home, agent: undefined, shell: analyzer, canonicalize: realpathCanonicalizer(), fileExists: () => false }), { home }).decision;
+    const decide = (command: string) => evaluate(policy, extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } }, { workspace, home, agent: undefined, shell: analyzer, canonicalize: realpathCanonicalizer(), fileExists: () => false, listTree: () => [] }), { home }).decision;
     expect(decide('npm --registry https://r.example publish')).toBe('deny');
     expect(decide('npm --userconfig /tmp/rc publish')).toBe('deny');
     expect(decide('npm --loglevel warn test')).toBe('allow');

@@ -34,7 +34,7 @@ const rule = (id: string, decision: string, command: string) => `  - id: ${id}\n
 
 async function decideWith(policy: PolicySet, command: string) {
   const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command } },
-    { workspace: '/w', home: '/home/u', agent: undefined, shell: await shell(), canonicalize: lexicalOnly, fileExists: () => false });
+    { workspace: '/w', home: '/home/u', agent: undefined, shell: await shell(), canonicalize: lexicalOnly, fileExists: () => false, listTree: () => [] });
   return evaluate(policy, facts, { home: '/home/u' });
 }
 

@@ -7,7 +7,11 @@ const PROGRAMS = ['ls', 'git', 'npm', 'echo', 'cat', 'grep', 'rm', 'make', 'node
 const WORDS = [...PROGRAMS, 'status', 'test', 'a', 'b.txt', '-x', '--yes', '-rf', 'src/x.ts', '42', '/tmp', '.'];
 const OPERATORS = ['&&', '||', ';', '|', '\n'];
 
-const simpleCommand = fc.tuple(fc.constantFrom(...PROGRAMS), fc.array(fc.constantFrom(...WORDS), { maxLength: 4 })).map(([program, args]) => [program, ...args]);
+// `make -rf X` reads the makefile X and `make -x` is an option make does not have: both are rightly
+// unresolvable (project-runners.ts), so make gets neither here.
+const simpleCommand = fc.tuple(fc.constantFrom(...PROGRAMS), fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }))
+  .filter(([program, args]) => program !== 'make' || !args.some((word) => word === '-rf' || word === '-x'))
+  .map(([program, args]) => [program, ...args]);
 const plainLine = fc.tuple(simpleCommand, fc.array(fc.tuple(fc.constantFrom(...OPERATORS), simpleCommand), { maxLength: 6 }));
 
 describe('property: plain word sequences', () => {
