@@ -33,6 +33,13 @@ function ownWords(args: readonly string[]): readonly string[] {
 
 // GNU make: short options with a value, without, and with an optional value glued on (`-j4`).
 const MAKE_LONG_HAZARDS = ['file', 'makefile', 'eval', 'directory', 'include-dir'];
+/** GNU make 4.3's other long options: none reads a file or code the line chose. Any other is not known. */
+const MAKE_LONG_KNOWN = [
+  'always-make', 'assume-new', 'assume-old', 'check-symlink-times', 'debug', 'dry-run', 'environment-overrides', 'help',
+  'ignore-errors', 'jobs', 'just-print', 'keep-going', 'load-average', 'max-load', 'new-file', 'no-builtin-rules',
+  'no-builtin-variables', 'no-keep-going', 'no-print-directory', 'old-file', 'output-sync', 'print-data-base',
+  'print-directory', 'question', 'quiet', 'recon', 'silent', 'stop', 'touch', 'trace', 'version', 'warn-undefined-variables', 'what-if',
+];
 const MAKE_SHORT_HAZARDS = 'fCIE';
 const MAKE_SHORT_VALUED = 'oW';
 const MAKE_SHORT_FLAGS = 'bBdehikLmnpqrRsStvw';
@@ -44,6 +51,7 @@ const make: Check = (args) => {
     if (long !== undefined) {
       const hazard = abbreviates(long, MAKE_LONG_HAZARDS);
       if (hazard) return `make --${hazard} reads a makefile or code the line chose`;
+      if (!abbreviates(long, MAKE_LONG_KNOWN)) return `make --${long}: an option the analysis does not know`;
       continue;
     }
     if (word.startsWith('-') && word.length > 1) {

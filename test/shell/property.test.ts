@@ -7,10 +7,10 @@ const PROGRAMS = ['ls', 'git', 'npm', 'echo', 'cat', 'grep', 'rm', 'make', 'node
 const WORDS = [...PROGRAMS, 'status', 'test', 'a', 'b.txt', '-x', '--yes', '-rf', 'src/x.ts', '42', '/tmp', '.'];
 const OPERATORS = ['&&', '||', ';', '|', '\n'];
 
-// `make -rf X` reads the makefile X and `make -x` is an option make does not have: both are rightly
-// unresolvable (project-runners.ts), so make gets neither here.
+// `make -rf X` reads the makefile X, and `make -x` and `make --yes` are options make does not have:
+// all are rightly unresolvable (project-runners.ts), so make gets none of them here.
 const simpleCommand = fc.tuple(fc.constantFrom(...PROGRAMS), fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }))
-  .filter(([program, args]) => program !== 'make' || !args.some((word) => word === '-rf' || word === '-x'))
+  .filter(([program, args]) => program !== 'make' || !args.some((word) => word === '-rf' || word === '-x' || word === '--yes'))
   .map(([program, args]) => [program, ...args]);
 const plainLine = fc.tuple(simpleCommand, fc.array(fc.tuple(fc.constantFrom(...OPERATORS), simpleCommand), { maxLength: 6 }));
 

@@ -18,7 +18,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
   'make runs code the line chose': [
     "make test pwn --eval='pwn: ; id'", 'make test --ev=x', 'make test -E x',
     "echo 'test: ; id' > x.log && make test -f x.log", 'make test -fx.log', 'make test -sfx.log', 'make test --mak=x.log',
-    'make test SHELL=/usr/bin/id', 'make test -- CC=id', 'make test -C /tmp', 'make test -I /tmp', 'CC=id make test', 'MAKEFLAGS=-fx.log make test',
+    'make test SHELL=/usr/bin/id', 'make test --load-plugin=x', 'make --unknown-option test', 'make test -- CC=id', 'make test -C /tmp', 'make test -I /tmp', 'CC=id make test', 'MAKEFLAGS=-fx.log make test',
     // verified with `PY ?= echo` and a recipe `$(PY) running-tests`: make ran id
     'PY=id make test', 'env PY=id make test', 'timeout 60 env PY=id make test',
   ],
@@ -70,7 +70,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
 };
 
 const everyday = [
-  'make test', 'make test -j4', 'make -j4 test', 'make test -k -s', 'npm test', 'npm test -- --reporter=dot', 'npm run lint -- --fix',
+  'make test', 'make test -j4', 'make -j4 test', 'make test -k -s', 'make --jobs=4 --keep-going test', 'make --no-print-directory test', 'npm test', 'npm test -- --reporter=dot', 'npm run lint -- --fix',
   'npm test -- --watch=false', 'npm test -- src/a.test.ts', 'npm test -- -u', 'CI=true npm test', 'NODE_ENV=test npx vitest run',
   'npx vitest run', 'npx vitest run --coverage', "npx vitest run src/a.test.ts -t 'parses'", 'npx vitest run --reporter=dot',
   'cargo test --workspace', 'cargo test -- --nocapture', 'go test -race ./...', 'go test -run TestParse ./pkg/...',
