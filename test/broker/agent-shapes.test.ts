@@ -3,7 +3,7 @@
  * test/fixtures/captures and the agents' sources): the broker must judge the command there.
  */
 import { describe, expect, it } from 'vitest';
-import { harness, policyFrom } from '../helpers/harness.js';
+import { harness, policyFrom, openSession } from '../helpers/harness.js';
 
 const WS = '/home/dev/project';
 const SID = 'sess-1';
@@ -41,10 +41,7 @@ const CODEX_OPTIONS = [
 
 async function session(agentName: string) {
   const h = await harness(await policyFrom(POLICY), { nonInteractive: true });
-  h.client({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
-  h.agent({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentInfo: { name: agentName, version: '1' } } });
-  h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
-  h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
+  openSession(h, agentName, WS, SID);
   let nextId = 100;
   return {
     h,

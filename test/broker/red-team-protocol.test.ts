@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_OPTIONS, harness, policyFrom } from '../helpers/harness.js';
+import { CLAUDE_OPTIONS, harness, policyFrom, openSession } from '../helpers/harness.js';
 
 const WS = '/home/dev/project';
 const SID = 'sess-red';
@@ -19,10 +19,7 @@ const GEMINI_OPTIONS = [
 
 async function session(agentName: string, policy = DEFAULT_POLICY) {
   const h = await harness(await policyFrom(policy), { nonInteractive: true });
-  h.client({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
-  h.agent({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentInfo: { name: agentName, version: '1' } } });
-  h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
-  h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
+  openSession(h, agentName, WS, SID);
   let nextId = 100;
   return {
     h,

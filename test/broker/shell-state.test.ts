@@ -3,7 +3,7 @@
  * runs. Shapes from test/fixtures/captures/claude-code-acp__shell__*.jsonl.
  */
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_OPTIONS, harness, policyFrom } from '../helpers/harness.js';
+import { CLAUDE_OPTIONS, harness, policyFrom, openSession } from '../helpers/harness.js';
 
 const WS = '/home/dev/project';
 const SID = 'sess-1';
@@ -34,10 +34,7 @@ rules:
 
 async function session(agentName: string, options: { nonInteractive?: boolean } = {}) {
   const h = await harness(await policyFrom(POLICY), { nonInteractive: options.nonInteractive ?? true });
-  h.client({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
-  h.agent({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentInfo: { name: agentName, version: '0.16.2' } } });
-  h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd: WS, mcpServers: [] } });
-  h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId: SID } });
+  openSession(h, agentName, WS, SID, '0.16.2');
   let n = 0;
   const update = (update: Record<string, unknown>) => h.agent({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SID, update } });
   return {

@@ -42,6 +42,14 @@ export interface Harness {
   answers(): Map<string | number, unknown>;
 }
 
+/** What an editor and an agent say first: `initialize` (answered as `agentName`), then `session/new` in `cwd`, answered with `sessionId`. */
+export function openSession(h: Harness, agentName: string, cwd: string, sessionId: string, agentVersion = '1'): void {
+  h.client({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1 } });
+  h.agent({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentInfo: { name: agentName, version: agentVersion } } });
+  h.client({ jsonrpc: '2.0', id: 1, method: 'session/new', params: { cwd, mcpServers: [] } });
+  h.agent({ jsonrpc: '2.0', id: 1, result: { sessionId } });
+}
+
 export async function harness(policy: PolicySet, options: { nonInteractive?: boolean; home?: string; grants?: GrantStore; workspace?: string; decisionsReady?: Promise<unknown>; shell?: ShellAnalyzer; escalationTimeoutMs?: number; auditSink?: AuditSink; channels?: EscalationChannel[]; canonicalize?: PathCanonicalizer; fileExists?: (absolutePath: string) => boolean } = {}): Promise<Harness> {
   const toAgent: string[] = [];
   const toClient: string[] = [];

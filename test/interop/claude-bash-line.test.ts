@@ -2,18 +2,20 @@
 // This checks the port against the real code: the functions are cut out of the cached
 // claude-agent-acp 0.23.1 bundle (cli.js of @anthropic-ai/claude-agent-sdk) and run on random lines.
 //
-// Run: ACP_INTEROP_CACHE=DIR npx vitest run test/interop/claude-bash-line.test.ts
+// Run: npx vitest run test/interop/claude-bash-line.test.ts (skipped while the agent is not installed).
 import fc from "fast-check";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { claudeBashLine } from "../../src/facts/claude-bash-line.js";
+import { agentDir, isInstalled } from "./install-agents.mjs";
 
-const CLI = join(process.env.ACP_INTEROP_CACHE ?? "", "claude-agent-acp@0.23.1", "node_modules", "@anthropic-ai", "claude-agent-sdk", "cli.js");
+const CLI = join(agentDir("claude-agent-acp"), "node_modules", "@anthropic-ai", "claude-agent-sdk", "cli.js");
 
 /** The bundle's shell-quote and command builder (minified names of 0.23.1), as one function. */
 function claudesOwn(): ((command: string) => string) | undefined {
-  if (!process.env.ACP_INTEROP_CACHE || !existsSync(CLI)) return undefined;
+  if (!isInstalled("claude-agent-acp")) return undefined;
+  if (!existsSync(CLI)) throw new Error(`claude-agent-acp is installed but ${CLI} is missing`);
   const cli = readFileSync(CLI, "utf8");
   const cut = (from: string, to: string) => {
     const start = cli.indexOf(from);

@@ -3,17 +3,19 @@
 // 0.61.0 bundle with the shell-quote it uses, on random commands: where the model says it is exact,
 // it must give the very line gemini runs.
 //
-// Run: ACP_INTEROP_CACHE=DIR npx vitest run test/interop/gemini-shell-line.test.ts
+// Run: npx vitest run test/interop/gemini-shell-line.test.ts (skipped while the agent is not installed).
 import fc from "fast-check";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { geminiStripped } from "../../src/facts/agent-shell-lines.js";
+import { isInstalled, packageDir } from "./install-agents.mjs";
 
-const CHUNK = join(process.env.ACP_INTEROP_CACHE ?? "", "gemini-cli@0.61.0", "node_modules", "@google", "gemini-cli", "bundle", "chunk-5FZXKDXH.js");
+const CHUNK = join(packageDir("gemini-cli"), "bundle", "chunk-5FZXKDXH.js");
 
 function geminisOwn(): ((command: string) => string) | undefined {
-  if (!process.env.ACP_INTEROP_CACHE || !existsSync(CHUNK)) return undefined;
+  if (!isInstalled("gemini-cli")) return undefined;
+  if (!existsSync(CHUNK)) throw new Error(`gemini-cli is installed but ${CHUNK} is missing`);
   const bundle = readFileSync(CHUNK, "utf8");
   const quoteAt = bundle.indexOf("// node_modules/shell-quote/quote.js");
   const indexAt = bundle.indexOf("// node_modules/shell-quote/index.js");
