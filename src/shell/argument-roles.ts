@@ -18,7 +18,6 @@ export interface FileArgument {
   readonly recursive?: TreeRead;
 }
 
-
 export interface FileRoles {
   readonly files: readonly FileArgument[];
   /** Why the files cannot be known from the line (a list file, a program that is run, supplied names). */
