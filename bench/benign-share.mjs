@@ -17,6 +17,7 @@ import { loadPolicyText } from '../dist/policy/load.js';
 import { extractFacts } from '../dist/facts/extract.js';
 import { evaluate } from '../dist/policy/evaluate.js';
 import { realpathCanonicalizer } from '../dist/platform/canonicalize.js';
+import { diskTreeLister } from '../dist/platform/tree-lister.js';
 import { diskFileExists } from '../dist/platform/file-exists.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -35,7 +36,7 @@ writeFileSync(join(workspace, 'src', 'a.ts'), 'export const a = 1;\n');
 
 const shell = await createShellAnalyzer();
 const canonicalize = realpathCanonicalizer();
-const context = { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists() };
+const context = { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister() };
 const counts = { allow: 0, ask: 0, deny: 0 };
 const byGroup = {};
 for (const { line, group } of cases) {
