@@ -66,8 +66,7 @@ export function gitFiles(args: readonly Word[]): FileRoles {
       // `:(icase).ENV`, `:(glob)**/.env`, `:/x`, `:!x`: magic pathspecs match paths not as written.
       if (text.startsWith(':')) unknown.push(`git pathspec magic matches paths not as written: ${text}`);
       else add({ ...word, glob: word.glob || /[*?[]/.test(text) }, 'read');
-    }
-    else if (!pathspecs && (subcommand === 'show' || subcommand === 'cat-file') && !text.startsWith('-')) {
+    } else if (!pathspecs && (subcommand === 'show' || subcommand === 'cat-file') && !text.startsWith('-')) {
       const path = revisionPath(word);
       if (path) add(path, 'read');
     } else if ((subcommand === 'apply' || subcommand === 'am') && !text.startsWith('-')) add(word, 'read');
@@ -76,7 +75,6 @@ export function gitFiles(args: readonly Word[]): FileRoles {
   if (operands.length >= 2 && operands.some((word) => outsideTree(word.text))) unknown.push('git diff with a path outside the repository compares whole directories (--no-index)');
   return { files, unknown };
 }
-
 
 /** A word git may take for a path outside the work tree: absolute, `~`, or with a `..` component. */
 function outsideTree(text: string): boolean {
