@@ -12,7 +12,8 @@ export function tempDir(prefix = 'acp-broker-test-'): string {
 }
 
 /** Spawn the built CLI; collects stdout as bytes and stderr as text. */
-export function spawnBroker(args: string[], env: NodeJS.ProcessEnv = {}): {
+/** `node`: another Node binary to run the CLI with (test/interop/node-releases.test.ts). */
+export function spawnBroker(args: string[], env: NodeJS.ProcessEnv = {}, node = process.execPath): {
   child: ChildProcessWithoutNullStreams;
   stdout: () => Buffer;
   stderr: () => string;
@@ -20,7 +21,7 @@ export function spawnBroker(args: string[], env: NodeJS.ProcessEnv = {}): {
 } {
   // Run inside GitHub Actions, a test's exec must not annotate the real job or append to its summary.
   const { GITHUB_ACTIONS: _actions, GITHUB_STEP_SUMMARY: _summary, ...inherited } = process.env;
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(node, [CLI, ...args], { env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   let err = '';
   child.stdout.on('data', (c: Buffer) => out.push(c));

