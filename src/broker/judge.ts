@@ -30,6 +30,8 @@ export interface DecisionDeps {
   /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
   readonly grants?: GrantStore | undefined;
   readonly clock: () => Date;
+  /** Told of each decision about to be made (the optimiser gate of `run`, src/startup/optimizer-gate.ts). */
+  readonly onDecision?: (() => void) | undefined;
 }
 
 /**
@@ -72,6 +74,7 @@ export class Judge {
 
   /** `agentShell`: the call may run in the agent's own shell, whose directory the session remembers. */
   judge(sessionId: string | undefined, call: ToolCallState, agentShell = false): Judged {
+    this.deps.onDecision?.();
     const workspace = this.sessionWorkspace(sessionId);
     const shellCwd = agentShell && sessionId !== undefined && workspace !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
     const { home, shell, canonicalize, fileExists, listTree } = this.deps;

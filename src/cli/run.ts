@@ -10,6 +10,7 @@ import { runAgent } from '../relay/run-agent.js';
 import { loadingGate, whenDecisionsReady } from '../startup/deferred-loading.js';
 import type { EarlyChild } from '../startup/early-child.js';
 import { tuneJitForRelay } from '../startup/jit-tuning.js';
+import { optimizerGate } from '../startup/optimizer-gate.js';
 import { LateGrantStore } from '../startup/late-grant-store.js';
 import { startEngine } from '../startup/start-engine.js';
 import { approvalsChannel } from './approvals.js';
@@ -26,6 +27,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
     return runInteractive(command, agentArgs);
   }
   tuneJitForRelay();
+  const optimizer = optimizerGate();
   const stderr = (s: string) => process.stderr.write(s);
   // Chunks either side has sent, and requests held for the engine: the broker's own loading and
   // rehearsal give way to the first, and go ahead for the second.
@@ -50,7 +52,7 @@ export async function runCommand(args: ParsedArgs, early?: EarlyChild): Promise<
   const timeout = single(args, '--timeout'); // checked by preflight
   // Used only once decisionsReady has resolved (the broker holds decisions until then).
   const decisionDeps = engineDecisionDeps(() => engine, {
-    dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'),
+    dirs, grants, fallbackWorkspace: process.cwd(), nonInteractive: args.flags.has('--non-interactive'), onDecision: optimizer && (() => optimizer.decisionMade()),
   });
   const decisionsReady = whenDecisionsReady({
     engine: starting.ready, grants: gate.opened.then(gate.quiet).then(() => openGrantStore(dirs, audit, stderr)),

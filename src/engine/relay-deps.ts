@@ -13,12 +13,13 @@ import type { Engine } from './engine.js';
 /** What a Broker decides with, backed by an engine still loading: called only once decisions are ready. */
 export function engineDecisionDeps(engine: () => Engine | undefined, options: {
   readonly dirs: BrokerDirs; readonly grants: GrantStore; readonly fallbackWorkspace: string; readonly nonInteractive: boolean;
+  readonly onDecision?: (() => void) | undefined;
 }): DecisionDeps {
   return {
     policyFor: (workspace) => engine()!.policies.forWorkspace(workspace),
     shell: { analyze: (line, context) => engine()!.shell.analyze(line, context) },
     home: options.dirs.home, fallbackWorkspace: options.fallbackWorkspace, canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(),
-    grants: options.grants, nonInteractive: options.nonInteractive, clock: () => new Date(),
+    grants: options.grants, nonInteractive: options.nonInteractive, clock: () => new Date(), onDecision: options.onDecision,
   };
 }
 
