@@ -29,7 +29,7 @@ export function enforcedCallProblem(method: string, params: Record<string, unkno
       const name = (entry as { name?: unknown } | null)?.name;
       if (typeof name !== 'string' || typeof (entry as { value?: unknown }).value !== 'string') return 'an env entry is not a name and a string value';
       if (isHazardousVariable(name)) return `its env sets ${name}, which changes what the command runs`;
-      if (!isInertVariable(name)) return `its env sets ${name}, which the broker does not know to leave what runs unchanged`;
+      if (!isInertVariable(name, (entry as { value: string }).value)) return `its env sets ${name}, which the broker does not know to leave what runs unchanged`;
     }
   }
   return undefined;
