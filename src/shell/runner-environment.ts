@@ -85,6 +85,12 @@ export class RunnerEnvironment {
     (this.variables ??= []).push({ name, value: undefined });
   }
 
+  /** `for NAME in …` / `select NAME in …` (select sets REPLY too). */
+  noteLoopVariable(name: string, select: boolean): void {
+    this.noteRunTimeValue(name);
+    if (select) this.noteRunTimeValue('REPLY');
+  }
+
   /** What `program argv` sets (declarations, read, printf -v …) and whether it turns exporting on. */
   noteCommand(program: string, argv: readonly NameWord[]): void {
     this.exporting ??= exportingOption(program, argv, false);
@@ -119,7 +125,9 @@ export class RunnerEnvironment {
     if (this.exporting) found.push(`${runner} runs in a line where ${this.exporting}`);
     const names = new Set((this.variables ?? []).filter((variable) => !isInertForRunner(variable.name, variable.value)).map((variable) => variable.name));
     for (const name of names) {
-      found.push(`${runner} runs in a line that sets ${name}, not a known inert variable: a project's scripts may run or load what a variable names`);
+      found.push(INERT_VARIABLE_NAMES.includes(name)
+        ? `${runner} runs in a line that sets ${name} to a value that may name a file or carry shell code, or is known only at run time`
+        : `${runner} runs in a line that sets ${name}, not a known inert variable: a project's scripts may run or load what a variable names`);
     }
     return found;
   }

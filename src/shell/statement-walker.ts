@@ -251,8 +251,7 @@ export class StatementWalker extends CodeScanner {
         this.walkStatement(child, inHead ? head : thenBranch!, frame, []);
       } else if (child.field === 'variable') {
         // `for PATH in …` / `select CDPATH in …` assign the name like `NAME=…` does (select sets REPLY too).
-        this.collector.environment.noteRunTimeValue(child.text);
-        if (node.children[0]?.type === 'select') this.collector.environment.noteRunTimeValue('REPLY');
+        this.collector.environment.noteLoopVariable(child.text, node.children[0]?.type === 'select');
         if (isHazardousVariable(child.text)) this.collector.unresolvable(`${node.children[0]?.text ?? 'for'} sets ${child.text}, which changes what a command runs`);
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, head, frame);

@@ -119,6 +119,9 @@ describe('variables set for a project runner', () => {
     expect((await analyze('X=id npm test')).unresolvable).toEqual([expect.stringMatching(/^npm runs in a line that sets X, not a known inert variable/)]);
     expect((await analyze('export X=id; cargo test')).unresolvable).toEqual([expect.stringMatching(/^cargo runs in a line that sets X\b/)]);
     expect((await analyze('vitest() { id; }; export -f vitest; npm test')).unresolvable).toContainEqual(expect.stringMatching(/sets vitest\b/));
+    expect((await analyze("CI='x;id' make test")).unresolvable).toEqual([expect.stringMatching(/^make runs in a line that sets CI to a value that may name a file or carry shell code/)]);
+    expect((await analyze('for CI in 1; do npm test; done')).unresolvable).toEqual([expect.stringMatching(/sets CI to a value .* known only at run time/)]);
+    expect((await analyze('select X in a; do npm test; done')).unresolvable).toContainEqual(expect.stringMatching(/sets REPLY\b/));
     expect((await analyze('set -a; npm test')).unresolvable).toEqual([expect.stringMatching(/^npm runs in a line where set -a: -a exports/)]);
     expect((await analyze('shopt -s -o keyword; npm test')).unresolvable).toEqual([expect.stringMatching(/keyword exports/)]);
     expect((await analyze('set $OPTS; npm test')).unresolvable).toContainEqual(expect.stringMatching(/known only at run time/));
