@@ -4,13 +4,8 @@
  * (the editor would carry it out without asking).
  */
 import { isHazardousVariable } from '../shell/hazards.js';
-
-/**
- * The variables an env may set: ones that only flag or colour output. Any other may decide what runs
- * (`RUSTC_WRAPPER=x cargo test` starts x, so do GOFLAGS=-toolexec, RUSTFLAGS=-Clinker, PYTEST_ADDOPTS=-p,
- * CC, MAKEFLAGS …): no list of hazards is complete, so only these pass. claude-code-acp sends CLAUDECODE=1.
- */
-const INERT_VARIABLES: ReadonlySet<string> = new Set(['CLAUDECODE', 'CI', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'COLUMNS', 'LINES']);
+// The variables an env may set: only those on the shared allowlist (any other may decide what runs).
+import { isInertVariable } from '../shell/inert-variables.js';
 
 /** Why the call cannot be judged, or undefined when it can. */
 export function enforcedCallProblem(method: string, params: Record<string, unknown>): string | undefined {
@@ -34,7 +29,7 @@ export function enforcedCallProblem(method: string, params: Record<string, unkno
       const name = (entry as { name?: unknown } | null)?.name;
       if (typeof name !== 'string' || typeof (entry as { value?: unknown }).value !== 'string') return 'an env entry is not a name and a string value';
       if (isHazardousVariable(name)) return `its env sets ${name}, which changes what the command runs`;
-      if (!INERT_VARIABLES.has(name)) return `its env sets ${name}, which the broker does not know to leave what runs unchanged`;
+      if (!isInertVariable(name, (entry as { value: string }).value)) return `its env sets ${name}, which the broker does not know to leave what runs unchanged`;
     }
   }
   return undefined;

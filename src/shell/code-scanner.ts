@@ -166,6 +166,7 @@ export abstract class CodeScanner implements ScriptHost {
       return false;
     }
     this.reachAll(node);
+    if (expansion.assigns !== undefined) this.collector.environment.noteRunTimeValue(expansion.assigns);
     for (const word of expansion.code) this.analyzeWordCode(word, scope, frame);
     return true;
   }

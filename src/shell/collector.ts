@@ -1,6 +1,7 @@
 /** The mutable state of one analysis: what was found so far, and the directory each part runs in. */
 import type { CommandAnalysis, Redirection, ShellContext, SimpleCommand } from './types.js';
 import type { Constants } from './same-line-constants.js';
+import { RunnerEnvironment } from './runner-environment.js';
 import type { WordContext } from './words.js';
 
 /**
@@ -42,6 +43,8 @@ export class AnalysisCollector {
   private functionNames: Set<string> | undefined;
   private reasons: Set<string> | undefined;
   readonly words: WordContext;
+  /** Variables the line sets, judged against the project runners it runs when the walk is done. */
+  readonly environment = new RunnerEnvironment();
   depth = 0;
   /** Same-line constants (same-line-constants.ts); undefined until the line's own code is parsed. */
   constants: Constants | undefined;
@@ -108,6 +111,7 @@ export class AnalysisCollector {
         }
       }
     }
+    for (const problem of this.environment.problems(this.commands)) this.unresolvable(problem);
     const unresolvable = this.reasons === undefined ? [] : [...this.reasons];
     return finalCwd === undefined
       ? { commands: this.commands, redirections: this.redirections, unresolvable }

@@ -49,6 +49,7 @@ function commandNameProblem(head: Word): string | undefined {
 /** `program`: the command these are prefix assignments of, when there is one (`IFS= read`). */
 export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector, program?: string): void {
   for (let i = 0; i < assignments.length; i++) {
+    collector.environment.noteAssignment(assignments[i]!);
     const name = assignedName(assignments[i]!);
     if (name && isHazardousPrefixAssignment(name, program)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
   }

@@ -188,6 +188,7 @@ function peel(program: string, current: Invocation, collector: AnalysisCollector
 }
 
 function runShell(program: string, current: Invocation, collector: AnalysisCollector, host: ScriptHost): undefined {
+  collector.environment.noteShell(program, current.argv);
   const invocation = parseShellInvocation(current.argv);
   switch (invocation.kind) {
     case 'script':
@@ -243,7 +244,8 @@ function emit(current: Invocation, collector: AnalysisCollector): void {
   const program = basename(argv[0] ?? '');
   const nameHazard = nameArgumentHazard(program, current.argv);
   if (nameHazard) collector.unresolvable(nameHazard);
-  const runnerHazard = projectRunnerHazard(program, current.argv, current.assignments);
+  collector.environment.noteCommand(program, current.argv);
+  const runnerHazard = projectRunnerHazard(program, current.argv);
   if (runnerHazard) collector.unresolvable(runnerHazard);
   recordFileArguments(program, current.argv.slice(1), current.suppliedArguments, current.scope, collector);
   if (current.argv.some((word) => word.history)) collector.unresolvable('history expansion (!) in a word');

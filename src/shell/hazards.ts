@@ -83,7 +83,7 @@ export function nameArgumentHazard(program: string, argv: readonly NameWord[]): 
   return hazardous ? `${program} sets ${hazardous.text}, which changes what a command runs` : undefined;
 }
 
-type NameWord = { readonly text: string; readonly dynamic: boolean; readonly fromVariable?: boolean };
+export type NameWord = { readonly text: string; readonly dynamic: boolean; readonly fromVariable?: boolean };
 type NameArguments = { readonly names: readonly NameWord[]; readonly assigns: boolean };
 
 /** The programs nameArguments knows (checked first: it runs for every command). */
@@ -94,7 +94,7 @@ const NAME_TAKING: ReadonlySet<string> = new Set([
 /** Options that take a value, per builtin (`read -p PROMPT`); `a` of read takes a NAME. */
 const VALUE_OPTIONS: Readonly<Record<string, string>> = { read: 'dinNptu', mapfile: 'dnOsuCc', readarray: 'dnOsuCc', printf: '', wait: '' };
 
-function nameArguments(program: string, argv: readonly NameWord[]): NameArguments | 'unsafe' | undefined {
+export function nameArguments(program: string, argv: readonly NameWord[]): NameArguments | 'unsafe' | undefined {
   if (!NAME_TAKING.has(program)) return undefined;
   const args = argv.slice(1);
   switch (program) {

@@ -217,13 +217,18 @@ const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['cargo', cargo], ['go', go], ['pytest', pytestHazard], ['py.test', pytestHazard],
 ]);
 
+/** Programs that run a project's own code (its scripts, makefile, tests, build scripts). */
+export function isProjectRunner(program: string): boolean {
+  return CHECKS.has(program);
+}
+
 /**
- * Why `program` with these arguments and prefix assignments runs what the line (not the project)
- * chose; undefined when it does not. make takes every variable of its environment as a make variable
- * (`PY ?= python3` then `$(PY) -m pytest`: `PY=cmd make test` runs cmd), so any assignment counts.
+ * Why `program` with these arguments runs what the line (not the project) chose; undefined when it
+ * does not. Variables set for it are judged with the whole line's (runner-environment.ts): make takes
+ * every variable of its environment as a make variable (`PY ?= python3` then `$(PY) -m pytest`), and a
+ * project's scripts may read any.
  */
-export function projectRunnerHazard(program: string, argv: readonly Word[], assignments: readonly string[]): string | undefined {
-  if ((program === 'make' || program === 'gmake') && assignments.length > 0) return `${program} with ${assignments[0]}: make variables come from the environment`;
+export function projectRunnerHazard(program: string, argv: readonly Word[]): string | undefined {
   const check = CHECKS.get(program);
   return check ? check(argv.slice(1).map((word) => word.text)) : undefined;
 }

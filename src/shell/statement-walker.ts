@@ -250,7 +250,8 @@ export class StatementWalker extends CodeScanner {
         if (!inHead && !thenBranch) branches.push((thenBranch = forkScope(head)));
         this.walkStatement(child, inHead ? head : thenBranch!, frame, []);
       } else if (child.field === 'variable') {
-        // `for PATH in …` / `select CDPATH in …` assign the name like `NAME=…` does.
+        // `for PATH in …` / `select CDPATH in …` assign the name like `NAME=…` does (select sets REPLY too).
+        this.collector.environment.noteLoopVariable(child.text, node.children[0]?.type === 'select');
         if (isHazardousVariable(child.text)) this.collector.unresolvable(`${node.children[0]?.text ?? 'for'} sets ${child.text}, which changes what a command runs`);
       } else if (child.named && child.type !== 'comment') {
         this.scanSubstitutions(child, head, frame);

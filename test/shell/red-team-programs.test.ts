@@ -36,6 +36,8 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'pnpm test --reporter=./x.log', 'yarn test --setupFiles ./x.log', 'npx jest --config x.log',
     // verified: npm ran /usr/bin/id -c … (npm reads npm_config_* in any case)
     'Npm_Config_script_shell=/usr/bin/id npm test', 'npm_CONFIG_node_options=--require=./x.log npm test', 'YARN_YARN_PATH=x.log yarn test',
+    // a project's scripts and tools may run or load what any variable names; only allowlisted ones pass (runner-environment.test.ts)
+    'NODE_ENV=test npx vitest run', 'X=id npm test', 'export X=id; npm test', 'env X=id npm test',
     'RIPGREP_CONFIG_PATH=x.log rg x', 'NODE_EXTRA_CA_CERTS=.env npm test', 'NODE_REDIRECT_WARNINGS=README.md npm test', 'TMPDIR=.git npm test',
   ],
   // verified (the first line, cargo 1.95 with --offline): cargo ran /usr/bin/id target/debug/deps/c-… as the test runner
@@ -71,7 +73,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
 
 const everyday = [
   'make test', 'make test -j4', 'make -j4 test', 'make test -k -s', 'make --jobs=4 --keep-going test', 'make --no-print-directory test', 'npm test', 'npm test -- --reporter=dot', 'npm run lint -- --fix',
-  'npm test -- --watch=false', 'npm test -- src/a.test.ts', 'npm test -- -u', 'CI=true npm test', 'NODE_ENV=test npx vitest run',
+  'npm test -- --watch=false', 'npm test -- src/a.test.ts', 'npm test -- -u', 'CI=true npm test', 'CI=1 NO_COLOR=1 npx vitest run',
   'npx vitest run', 'npx vitest run --coverage', "npx vitest run src/a.test.ts -t 'parses'", 'npx vitest run --reporter=dot',
   'cargo test --workspace', 'cargo test -- --nocapture', 'go test -race ./...', 'go test -run TestParse ./pkg/...',
   'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'cargo test -p crate', 'pnpm -r test',
