@@ -27,8 +27,8 @@ export function gitObjectUnresolvable(analysis: CommandAnalysis, resolve: GitRev
     const printed = gitPrintedRevisions(command.argv, command.cwd);
     if (printed === undefined) continue;
     for (const reason of printed.unknown) (reasons ??= []).push(reason);
-    if (printed.bases.length === 0) continue;
     const shown = `git ${printed.subcommand}`;
+    // `$X`, or words xargs / find -exec add (not in argv): any of them may be a blob's id.
     if (command.dynamicArguments) {
       (reasons ??= []).push(`${shown} with arguments known only at run time may print a blob`);
       continue;

@@ -207,6 +207,9 @@ describe('git show and git diff of an object named by its id', () => {
     expect(gitObjectUnresolvable(analysis, undefined)).toEqual(['git show main may print a committed file\'s content: the repository cannot be read here']);
     expect(gitObjectUnresolvable(analysis, () => 'commit')).toEqual([]);
     expect(gitObjectUnresolvable(analysis, () => 'blob')).toHaveLength(1);
+    // xargs adds words argv does not hold
+    const xargs = (await sharedAnalyzer()).analyze('echo X | xargs git show', { cwd: '/w', home: '/home/dev' });
+    expect(gitObjectUnresolvable(xargs, () => 'commit')).toHaveLength(1);
   });
 });
 
