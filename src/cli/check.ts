@@ -13,6 +13,7 @@ import { brokerDirs } from '../platform/dirs.js';
 import { describeFsError } from '../platform/fs-errors.js';
 import { diskFileExists } from '../platform/file-exists.js';
 import { diskTreeLister } from '../platform/tree-lister.js';
+import { diskGitRevisionResolver } from '../platform/git-revision-resolver.js';
 import { single, type ParsedArgs } from './args.js';
 import { buildRequest, parseCheckAgent, shellLineOf, type CheckAction } from './check-request.js';
 import { policySources } from './policy-sources.js';
@@ -38,7 +39,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   // From the policy alone: remembered grants are not consulted.
   const { facts, evaluation } = decide(mergeToolCall(undefined, params.toolCall), {
     policy, workspace: cwd, home: engine.dirs.home, agent: built?.agentName, shell: engine.shell,
-    canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(),
+    canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(),
   });
   const options = (Array.isArray(params.options) ? params.options : []).filter(isPermissionOption);
   const nonInteractive = nonInteractiveFallback(policy);

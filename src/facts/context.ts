@@ -6,6 +6,7 @@
 import type { ShellAnalyzer } from '../shell/types.js';
 import type { FileExists } from './argument-facts.js';
 import type { PathCanonicalizer } from './paths.js';
+import type { GitRevisionResolver } from './git-object-facts.js';
 import type { TreeLister } from './tree-facts.js';
 
 export interface ExtractContext {
@@ -24,4 +25,6 @@ export interface ExtractContext {
   readonly fileExists: FileExists;
   /** What a recursive reader (`grep -r`, `rg`) reaches under a directory; absent: such a read is unresolvable. */
   readonly listTree?: TreeLister | undefined;
+  /** What a revision names in a repository (`git show ID` prints a blob whole); absent: such a revision is unresolvable. */
+  readonly resolveGitRevision?: GitRevisionResolver | undefined;
 }

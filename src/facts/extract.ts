@@ -2,6 +2,7 @@ import { NO_WORKSPACE, type Access, type CallFacts, type PathFact, type PathOrig
 import type { CommandAnalysis } from '../shell/types.js';
 import { shellPathFacts } from './argument-facts.js';
 import { treeReadFacts } from './tree-facts.js';
+import { gitObjectUnresolvable } from './git-object-facts.js';
 import { inferKind } from './infer-kind.js';
 import { isUnresolvablePath, resolveGlobPath, resolvePath, tidiedPath } from './paths.js';
 import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
@@ -107,6 +108,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
       const fact = trees.facts[i]!;
       addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
     }
+    pushAll(unresolvable, gitObjectUnresolvable(shell, context.resolveGitRevision));
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

@@ -1,5 +1,5 @@
 /**
- * git's file arguments: `-C DIR` moves relative paths; `show`/`cat-file` `REV:PATH` and `log
+ * git's file arguments: `-C DIR` moves relative paths; `show`/`cat-file`/`diff` `REV:PATH` and `log
  * -L RANGE:PATH` read PATH (relative to the repository root, taken as the cwd: deny rules on file
  * names still see it); pathspecs after `--` of show/log/diff/blame are read; `--output` files are
  * written, `-O`/`--orderfile` files read; `apply`/`am` read their patches. `git diff` between paths
@@ -66,7 +66,7 @@ export function gitFiles(args: readonly Word[]): FileRoles {
       // `:(icase).ENV`, `:(glob)**/.env`, `:/x`, `:!x`: magic pathspecs match paths not as written.
       if (text.startsWith(':')) unknown.push(`git pathspec magic matches paths not as written: ${text}`);
       else add({ ...word, glob: word.glob || /[*?[]/.test(text) }, 'read');
-    } else if (!pathspecs && (subcommand === 'show' || subcommand === 'cat-file') && !text.startsWith('-')) {
+    } else if (!pathspecs && (subcommand === 'show' || subcommand === 'cat-file' || subcommand === 'diff') && !text.startsWith('-')) {
       const path = revisionPath(word);
       if (path) add(path, 'read');
     } else if ((subcommand === 'apply' || subcommand === 'am') && !text.startsWith('-')) add(word, 'read');
@@ -106,7 +106,7 @@ function revisionPath(word: Word): Word | undefined {
   return path.text === '' ? undefined : path;
 }
 
-function colonOutsideBraces(text: string): number {
+export function colonOutsideBraces(text: string): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];

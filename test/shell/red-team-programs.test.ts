@@ -61,6 +61,8 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'git diff --no-index . /tmp', 'git diff --no-in . /tmp', 'git diff . /tmp', 'git diff ../ .', 'git diff /tmp .',
     // verified: both printed the committed .env
     "git show 'HEAD^{/ini:*t}:.env'", "git log -p -- ':(icase).ENV'", "git log -p -- ':(glob)**/.env'", "git log -p -- ':(top).env'",
+    // verified: with .env deleted from the work tree (so no deny-only fact), this printed the committed .env
+    'git diff HEAD~1:old/.env HEAD:README.md', 'git diff :old/.env HEAD:README.md',
   ],
   // verified: `wc --files0=l.log` and `wc --fi=l.log` opened .env (named in l.log)
   'file-list options in any abbreviation': ['wc --files0=l.log', 'wc --fi=l.log', 'wc --files0-from l.log'],
