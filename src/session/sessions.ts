@@ -1,3 +1,4 @@
+import { dropOldest } from '../core/bounded-collections.js';
 import { idKey, type RpcId } from '../protocol/jsonrpc.js';
 import { mergeToolCall, type ToolCallState } from '../facts/tool-call.js';
 import { SessionShells } from './shell-state.js';
@@ -100,17 +101,15 @@ export class SessionState {
     const merged = mergeToolCall(this.toolCalls.get(key), update);
     this.toolCalls.delete(key); // re-insert: Map order is our LRU order
     this.toolCalls.set(key, merged);
-    if (this.toolCalls.size > MAX_TRACKED_TOOL_CALLS) {
-      this.toolCalls.delete(this.toolCalls.keys().next().value!);
-    }
+    dropOldest(this.toolCalls, MAX_TRACKED_TOOL_CALLS);
     return undefined;
   }
 
   /** A permission request (or an enforced fs/terminal call) was seen for this tool call. */
   noteAsked(sessionId: string, toolCallId: string): void {
     const key = toolKey(sessionId, toolCallId);
-    if (this.asked.size >= MAX_TRACKED_TOOL_CALLS) this.asked.delete(this.asked.values().next().value!);
     this.asked.add(key);
+    dropOldest(this.asked, MAX_TRACKED_TOOL_CALLS);
   }
 
   /** The merged state of a tool call with the permission request's own toolCall on top. */

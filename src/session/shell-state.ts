@@ -11,6 +11,7 @@
  * statically, a call that failed after moving, a call still running while another is decided. A
  * denied or cancelled call did not run: nothing moves.
  */
+import { dropOldest } from '../core/bounded-collections.js';
 import type { CallFacts } from '../core/facts.js';
 import { finalCwdsOf } from '../facts/shell-call.js';
 import type { ToolCallState } from '../facts/tool-call.js';
@@ -170,9 +171,9 @@ function key(sessionId: string, toolCallId: string): string {
   return `${sessionId}\u0000${toolCallId}`;
 }
 
-/** The collection, with its oldest entry dropped first when it is full. */
+/** The collection, with room for one more: its oldest entries dropped first when it is full. */
 function bounded<T extends Map<unknown, unknown> | Set<unknown>>(collection: T): T {
-  if (collection.size >= MAX_TRACKED) collection.delete(collection.keys().next().value);
+  dropOldest(collection, MAX_TRACKED - 1);
   return collection;
 }
 

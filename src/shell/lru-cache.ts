@@ -1,3 +1,5 @@
+import { dropOldest } from '../core/bounded-collections.js';
+
 /** A small least-recently-used map (Map keeps insertion order; re-inserting marks as recent). */
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>();
@@ -15,10 +17,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
+    dropOldest(this.entries, this.capacity);
   }
 
   get size(): number {
