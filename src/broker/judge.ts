@@ -4,6 +4,7 @@ import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import type { TreeLister } from '../facts/tree-facts.js';
+import type { GitHistoryLister } from '../facts/git-history-facts.js';
 import type { GitRevisionResolver } from '../facts/git-object-facts.js';
 import type { ToolCallState } from '../facts/tool-call.js';
 import type { GrantStore } from '../grants/store.js';
@@ -29,6 +30,8 @@ export interface DecisionDeps {
   readonly listTree?: TreeLister | undefined;
   /** What `git show ID` names; absent: such revisions are unresolvable. */
   readonly resolveGitRevision?: GitRevisionResolver | undefined;
+  /** The files `git log -p` / `git show` / `git diff` may print; absent: such commands are unresolvable. */
+  readonly listGitHistory?: GitHistoryLister | undefined;
   readonly nonInteractive: boolean;
   /** Remembered decisions; without a store nothing is remembered and no "always" options are added. */
   readonly grants?: GrantStore | undefined;
@@ -80,9 +83,9 @@ export class Judge {
     this.deps.onDecision?.();
     const workspace = this.sessionWorkspace(sessionId);
     const shellCwd = agentShell && sessionId !== undefined && workspace !== undefined ? this.state.shells.cwdFor(sessionId, call, this.shellEnv(workspace)) : undefined;
-    const { home, shell, canonicalize, fileExists, listTree, resolveGitRevision } = this.deps;
+    const { home, shell, canonicalize, fileExists, listTree, resolveGitRevision, listGitHistory } = this.deps;
     return decide(call, {
-      policy: this.deps.policyFor(workspace ?? this.deps.fallbackWorkspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, listTree, resolveGitRevision, grants: this.lookup, shellCwd,
+      policy: this.deps.policyFor(workspace ?? this.deps.fallbackWorkspace), workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, listTree, resolveGitRevision, listGitHistory, grants: this.lookup, shellCwd,
     });
   }
 
@@ -95,9 +98,9 @@ export class Judge {
   noteFinished(sessionId: string, call: ToolCallState): void {
     const workspace = this.sessionWorkspace(sessionId);
     if (workspace === undefined) return;
-    const { home, shell, canonicalize, fileExists, listTree, resolveGitRevision } = this.deps;
+    const { home, shell, canonicalize, fileExists, listTree, resolveGitRevision, listGitHistory } = this.deps;
     this.state.shells.noteFinished(sessionId, call, this.shellEnv(workspace), (shellCwd) =>
-      extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, listTree, resolveGitRevision, shellCwd }));
+      extractFacts(call, { workspace, home, agent: this.state.agentName, shell, canonicalize, fileExists, listTree, resolveGitRevision, listGitHistory, shellCwd }));
   }
 
   /** The last environment built, handed out again while the workspace and agent stay (every call of a session). */

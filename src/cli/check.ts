@@ -14,6 +14,7 @@ import { describeFsError } from '../platform/fs-errors.js';
 import { diskFileExists } from '../platform/file-exists.js';
 import { diskTreeLister } from '../platform/tree-lister.js';
 import { diskGitRevisionResolver } from '../platform/git-revision-resolver.js';
+import { diskGitHistoryLister } from '../platform/git-history-lister.js';
 import { single, type ParsedArgs } from './args.js';
 import { buildRequest, parseCheckAgent, shellLineOf, type CheckAction } from './check-request.js';
 import { policySources } from './policy-sources.js';
@@ -39,7 +40,7 @@ export async function checkCommand(args: ParsedArgs, io: { stdout: (s: string) =
   // From the policy alone: remembered grants are not consulted.
   const { facts, evaluation } = decide(mergeToolCall(undefined, params.toolCall), {
     policy, workspace: cwd, home: engine.dirs.home, agent: built?.agentName, shell: engine.shell,
-    canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(),
+    canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(), listGitHistory: diskGitHistoryLister(),
   });
   const options = (Array.isArray(params.options) ? params.options : []).filter(isPermissionOption);
   const nonInteractive = nonInteractiveFallback(policy);

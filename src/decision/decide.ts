@@ -8,6 +8,7 @@ import type { FileExists } from '../facts/argument-facts.js';
 import { extractFacts } from '../facts/extract.js';
 import type { PathCanonicalizer } from '../facts/paths.js';
 import type { TreeLister } from '../facts/tree-facts.js';
+import type { GitHistoryLister } from '../facts/git-history-facts.js';
 import type { GitRevisionResolver } from '../facts/git-object-facts.js';
 import type { ToolCallState } from '../facts/tool-call.js';
 import { evaluate, type Evaluation, type GrantLookup } from '../policy/evaluate.js';
@@ -27,6 +28,8 @@ export interface DecisionInputs {
   readonly listTree?: TreeLister | undefined;
   /** What `git show ID` names; absent: such revisions are unresolvable. */
   readonly resolveGitRevision?: GitRevisionResolver | undefined;
+  /** The files `git log -p` / `git show` / `git diff` may print; absent: such commands are unresolvable. */
+  readonly listGitHistory?: GitHistoryLister | undefined;
   readonly grants?: GrantLookup | undefined;
   /** Where the agent's persistent shell may be (see session/shell-state.ts); absent: the workspace. */
   readonly shellCwd?: readonly string[] | null | undefined;
@@ -38,8 +41,8 @@ export interface Judged {
 }
 
 export function decide(call: ToolCallState, inputs: DecisionInputs): Judged {
-  const { home, agent, shell, canonicalize, fileExists, listTree, resolveGitRevision, shellCwd } = inputs;
-  const facts = extractFacts(call, { workspace: inputs.workspace ?? NO_WORKSPACE, home, agent, shell, canonicalize, fileExists, listTree, resolveGitRevision, shellCwd });
+  const { home, agent, shell, canonicalize, fileExists, listTree, resolveGitRevision, listGitHistory, shellCwd } = inputs;
+  const facts = extractFacts(call, { workspace: inputs.workspace ?? NO_WORKSPACE, home, agent, shell, canonicalize, fileExists, listTree, resolveGitRevision, listGitHistory, shellCwd });
   return { facts, evaluation: decideFacts(facts, inputs) };
 }
 

@@ -9,6 +9,7 @@ import type { BrokerDirs } from '../platform/dirs.js';
 import { diskFileExists } from '../platform/file-exists.js';
 import { diskTreeLister } from '../platform/tree-lister.js';
 import { diskGitRevisionResolver } from '../platform/git-revision-resolver.js';
+import { diskGitHistoryLister } from '../platform/git-history-lister.js';
 import type { Engine } from './engine.js';
 
 /** What a Broker decides with, backed by an engine still loading: called only once decisions are ready. */
@@ -19,7 +20,7 @@ export function engineDecisionDeps(engine: () => Engine | undefined, options: {
   return {
     policyFor: (workspace) => engine()!.policies.forWorkspace(workspace),
     shell: { analyze: (line, context) => engine()!.shell.analyze(line, context) },
-    home: options.dirs.home, fallbackWorkspace: options.fallbackWorkspace, canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(),
+    home: options.dirs.home, fallbackWorkspace: options.fallbackWorkspace, canonicalize: realpathCanonicalizer(), fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(), listGitHistory: diskGitHistoryLister(),
     grants: options.grants, nonInteractive: options.nonInteractive, clock: () => new Date(), onDecision: options.onDecision,
   };
 }

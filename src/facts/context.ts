@@ -6,6 +6,7 @@
 import type { ShellAnalyzer } from '../shell/types.js';
 import type { FileExists } from './argument-facts.js';
 import type { PathCanonicalizer } from './paths.js';
+import type { GitHistoryLister } from './git-history-facts.js';
 import type { GitRevisionResolver } from './git-object-facts.js';
 import type { TreeLister } from './tree-facts.js';
 
@@ -27,4 +28,6 @@ export interface ExtractContext {
   readonly listTree?: TreeLister | undefined;
   /** What a revision names in a repository (`git show ID` prints a blob whole); absent: such a revision is unresolvable. */
   readonly resolveGitRevision?: GitRevisionResolver | undefined;
+  /** The files in the trees `git log -p` / `git show` / `git diff` may print; absent: such a command is unresolvable. */
+  readonly listGitHistory?: GitHistoryLister | undefined;
 }

@@ -3,6 +3,7 @@ import type { CommandAnalysis } from '../shell/types.js';
 import { shellPathFacts } from './argument-facts.js';
 import { treeReadFacts } from './tree-facts.js';
 import { gitObjectUnresolvable } from './git-object-facts.js';
+import { gitHistoryReadFacts } from './git-history-facts.js';
 import { inferKind } from './infer-kind.js';
 import { isUnresolvablePath, resolveGlobPath, resolvePath, tidiedPath } from './paths.js';
 import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
@@ -109,6 +110,12 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
       addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
     }
     pushAll(unresolvable, gitObjectUnresolvable(shell, context.resolveGitRevision));
+    const history = gitHistoryReadFacts(shell, context.listGitHistory);
+    pushAll(unresolvable, history.unresolvable);
+    for (let i = 0; i < history.facts.length; i++) {
+      const fact = history.facts[i]!;
+      addPath(fact.path, fact.access, fact.origin, context.workspace, fact.flags);
+    }
   }
   if ((kind === 'edit' || kind === 'delete' || kind === 'move') && paths.length === 0) {
     unresolvable.push(`${kind} call without any path`);

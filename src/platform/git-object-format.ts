@@ -9,9 +9,9 @@ export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
 
 /** A pack entry: a whole object of a type, or a delta whose type is its base's. */
 export type PackEntry =
-  | { readonly type: ObjectType; readonly dataOffset: number }
-  | { readonly type: 'ofs-delta'; readonly baseOffset: number }
-  | { readonly type: 'ref-delta'; readonly baseId: string }
+  | { readonly type: ObjectType; readonly dataOffset: number; readonly size: number }
+  | { readonly type: 'ofs-delta'; readonly baseOffset: number; readonly dataOffset: number; readonly size: number }
+  | { readonly type: 'ref-delta'; readonly baseId: string; readonly dataOffset: number; readonly size: number }
   | { readonly type: 'invalid' };
 
 const PACK_TYPES: Readonly<Record<number, ObjectType>> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -42,12 +42,15 @@ export function packEntry(bytes: Uint8Array, offset: number): PackEntry {
   let byte = bytes[at++];
   if (byte === undefined) return { type: 'invalid' };
   const typeBits = (byte >> 4) & 7;
-  while (byte! & 0x80) {
+  // The inflated size: 4 bits, then little-endian 7-bit groups.
+  let size = byte & 15;
+  for (let shift = 4; byte! & 0x80; shift += 7) {
     byte = bytes[at++];
     if (byte === undefined || at > 10) return { type: 'invalid' };
+    size += (byte & 0x7f) * 2 ** shift;
   }
   const whole = PACK_TYPES[typeBits];
-  if (whole) return { type: whole, dataOffset: offset + at };
+  if (whole) return { type: whole, dataOffset: offset + at, size };
   if (typeBits === 6) {
     // git's offset encoding: big-endian 7-bit groups, each continuation adding one (pack-format.txt).
     byte = bytes[at++];
@@ -58,11 +61,11 @@ export function packEntry(bytes: Uint8Array, offset: number): PackEntry {
       if (byte === undefined || at > 12) return { type: 'invalid' };
       distance = (distance + 1) * 128 + (byte & 0x7f);
     }
-    return distance > 0 && distance <= offset ? { type: 'ofs-delta', baseOffset: offset - distance } : { type: 'invalid' };
+    return distance > 0 && distance <= offset ? { type: 'ofs-delta', baseOffset: offset - distance, dataOffset: offset + at, size } : { type: 'invalid' };
   }
   if (typeBits === 7) {
     if (bytes.length < at + HASH_BYTES) return { type: 'invalid' };
-    return { type: 'ref-delta', baseId: Buffer.from(bytes.subarray(at, at + HASH_BYTES)).toString('hex') };
+    return { type: 'ref-delta', baseId: Buffer.from(bytes.subarray(at, at + HASH_BYTES)).toString('hex'), dataOffset: offset + at + HASH_BYTES, size };
   }
   return { type: 'invalid' };
 }

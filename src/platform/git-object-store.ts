@@ -1,15 +1,17 @@
 /**
  * A repository's objects, read-only from its object directory as git reads them: loose objects
- * (`objects/xx/…`, only the zlib header inflated) and packs (`objects/pack/*.idx` v2, then the
- * entry's type bits; a delta's type is its base's, OFS and REF bases followed). git itself is never
+ * (`objects/xx/…`) and packs (`objects/pack/*.idx` v2, then the entry's type bits; a delta's type
+ * is its base's, OFS and REF bases followed). `object` inflates only a header; `content` inflates
+ * an object whole and applies its deltas (git-object-content.ts), for trees and commits. git itself is never
  * run: a repository's config can make it run programs. Anything not read with certainty is unknown.
  */
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { constants, inflateSync } from 'node:zlib';
 import {
   indexMatches, indexOffset, looseObjectBody, looseObjectType, openPackIndex, packEntry, tagTarget,
   type ObjectType, type PackIndex, type RangeReader,
 } from './git-object-format.js';
+import { applyDelta } from './git-object-content.js';
 
 export interface Unknown {
   readonly unknown: string;
@@ -26,7 +28,21 @@ const MAX_DELTA_DEPTH = 4095;
 /** Compressed bytes read for a tag's first line (inflated, at most about a megabyte). */
 const TAG_START = 1024;
 
+/** An object's type and whole content (after its header). */
+export interface ObjectContent {
+  readonly type: ObjectType;
+  readonly body: Uint8Array;
+}
+
+/** Objects larger than this are not read whole (a tree or commit never is one). */
+const MAX_CONTENT = 64 << 20;
+
 export class ObjectStore {
+  /** Pack objects read whole, by `PACK@OFFSET`: delta bases are shared along chains. Lives as long as the store (one decision). */
+  private readonly contents = new Map<string, ObjectContent>();
+  /** Pack files kept open while objects are read whole (a walk reads thousands). */
+  private readonly packFiles = new Map<string, number>();
+
   private packs: { readonly name: string; readonly index: PackIndex; readonly close: () => void }[] | undefined;
 
   constructor(private readonly objectsDir: string) {}
@@ -65,10 +81,77 @@ export class ObjectStore {
     return undefined;
   }
 
+  /** The object `id` whole, deltas applied; undefined when it is in no loose file or pack here. */
+  content(id: string, depth = 0): ObjectContent | Unknown | undefined {
+    if (depth > MAX_DELTA_DEPTH) return { unknown: `object ${id}: a delta chain deeper than ${MAX_DELTA_DEPTH}` };
+    const packs = this.openPacks();
+    if ('unknown' in packs) return packs;
+    for (const pack of packs) {
+      const [match] = indexMatches(pack.index, id, 1);
+      if (!match || match.id !== id) continue;
+      const offset = indexOffset(pack.index, match.position);
+      return offset === undefined ? { unknown: `an offset in ${pack.name}.idx cannot be read` } : this.packContent(pack.name, offset, depth);
+    }
+    const path = `${this.objectsDir}/${id.slice(0, 2)}/${id.slice(2)}`;
+    let compressed: Buffer | undefined;
+    try {
+      compressed = readFileSync(path);
+    } catch (error) {
+      if (!isMissing(error)) return { unknown: `the loose object ${path} cannot be read` };
+    }
+    if (compressed) {
+      const inflated = inflateWhole(compressed);
+      const header = inflated && /^(commit|tree|blob|tag) (\d+)\0/.exec(Buffer.from(inflated.subarray(0, 32)).toString('latin1'));
+      const body = header && inflated.subarray(header[0].length);
+      return header && body && body.length === Number(header[2]) ? { type: header[1] as ObjectType, body } : { unknown: `the loose object ${path} cannot be inflated` };
+    }
+    return undefined;
+  }
+
+  private packContent(name: string, offset: number, depth: number): ObjectContent | Unknown {
+    const key = `${name}@${offset}`;
+    const cached = this.contents.get(key);
+    if (cached) return cached;
+    const packPath = `${this.objectsDir}/pack/${name}.pack`;
+    if (depth > MAX_DELTA_DEPTH) return { unknown: `a delta chain in ${packPath} deeper than ${MAX_DELTA_DEPTH}` };
+    let fd = this.packFiles.get(name);
+    try {
+      fd ??= openSync(packPath, 'r');
+    } catch {
+      return { unknown: `the pack ${packPath} cannot be read` };
+    }
+    this.packFiles.set(name, fd);
+    let entry: ReturnType<typeof packEntry>;
+    let data: Uint8Array | undefined;
+    {
+      const read = reader(fd);
+      entry = packEntry(read(offset, 32), offset);
+      if (entry.type === 'invalid' || entry.size > MAX_CONTENT) return { unknown: `an entry of ${packPath} cannot be read` };
+      // The compressed length is not stored: read a little more than the size until it inflates whole.
+      for (let length = entry.size + 64 + (entry.size >> 3); data === undefined; length *= 2) {
+        const chunk = read(entry.dataOffset, length);
+        const inflated = inflateStart(chunk);
+        if (inflated && inflated.length >= entry.size) data = inflated.subarray(0, entry.size);
+        else if (!inflated || chunk.length < length) return { unknown: `an entry of ${packPath} cannot be inflated` };
+      }
+    }
+    let content: ObjectContent | Unknown | undefined;
+    if (entry.type === 'ofs-delta' || entry.type === 'ref-delta') {
+      const base = entry.type === 'ofs-delta' ? this.packContent(name, entry.baseOffset, depth + 1) : this.content(entry.baseId, depth + 1);
+      if (base === undefined || 'unknown' in base) return base ?? { unknown: `a delta in ${packPath} whose base is not in the repository` };
+      const body = applyDelta(base.body, data);
+      content = body ? { type: base.type, body } : { unknown: `a delta in ${packPath} does not apply to its base` };
+    } else content = { type: entry.type, body: data };
+    if (!('unknown' in content) && content.type !== 'blob') this.contents.set(key, content);
+    return content;
+  }
+
   /** Close the packs' files. */
   close(): void {
     for (const pack of this.packs ?? []) pack.close();
     this.packs = undefined;
+    for (const fd of this.packFiles.values()) closeSync(fd);
+    this.packFiles.clear();
   }
 
   private looseObject(id: string): StoredObject | Unknown | undefined {
@@ -154,7 +237,7 @@ export class ObjectStore {
         for (const pack of packs) pack.close();
         return { unknown: `the pack index ${name}.idx cannot be read` };
       }
-      const index = openPackIndex(reader(fd));
+      const index = openPackIndex(indexReader(fd));
       if (!index) {
         closeSync(fd);
         for (const pack of packs) pack.close();
@@ -165,6 +248,16 @@ export class ObjectStore {
     this.packs = packs;
     return packs;
   }
+}
+
+/** Indexes up to this size are read into memory once: a lookup probes about 20 names. */
+const MAX_INDEX_IN_MEMORY = 8 << 20;
+
+function indexReader(fd: number): RangeReader {
+  const size = fstatSync(fd).size;
+  if (size > MAX_INDEX_IN_MEMORY) return reader(fd);
+  const bytes = reader(fd)(0, size);
+  return (position, length) => bytes.subarray(position, position + length);
 }
 
 function reader(fd: number): RangeReader {
@@ -179,6 +272,15 @@ function reader(fd: number): RangeReader {
 function inflateStart(compressed: Uint8Array): Uint8Array | undefined {
   try {
     return inflateSync(compressed, { finishFlush: constants.Z_SYNC_FLUSH });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A whole zlib stream inflated; undefined when it is not one. */
+function inflateWhole(compressed: Uint8Array): Uint8Array | undefined {
+  try {
+    return inflateSync(compressed);
   } catch {
     return undefined;
   }

@@ -20,26 +20,30 @@ export interface Repository {
   readonly objectDirectories: readonly string[];
   /** Objects may exist that are in no object directory (a partial clone's promisor remote). */
   readonly incomplete: boolean;
+  /** The worktree's top directory (where `.git` was found); undefined for a bare repository. */
+  readonly worktree: string | undefined;
+  /** History may end early or differ from its objects' parents (a shallow clone, grafts). */
+  readonly rewrittenHistory: boolean;
 }
 
 export function findRepository(directory: string): Repository | Unknown | undefined {
   for (let at = resolve(directory); ; at = dirname(at)) {
     const dotGit = `${at}/.git`;
     const kind = entryKind(dotGit);
-    if (kind === 'directory' && isGitDirectory(dotGit)) return repositoryAt(dotGit);
+    if (kind === 'directory' && isGitDirectory(dotGit)) return repositoryAt(dotGit, at);
     if (kind === 'file') {
       const text = readText(dotGit);
       const match = text === undefined ? null : /^gitdir: (.+?)\r?\n?$/.exec(text);
       if (!match) return { unknown: `${dotGit} is not a gitdir file that can be read` };
-      return repositoryAt(resolve(at, match[1]!));
+      return repositoryAt(resolve(at, match[1]!), at);
     }
     if (kind === 'unknown') return { unknown: `${dotGit} cannot be read` };
-    if (isGitDirectory(at)) return repositoryAt(at);
+    if (isGitDirectory(at)) return repositoryAt(at, undefined);
     if (at === '/') return undefined;
   }
 }
 
-function repositoryAt(gitDir: string): Repository | Unknown {
+function repositoryAt(gitDir: string, worktree: string | undefined): Repository | Unknown {
   if (!isGitDirectory(gitDir)) return { unknown: `${gitDir} is not a git directory that can be read` };
   const commonDir = commonDirOf(gitDir);
   const config = readText(`${commonDir}/config`) ?? '';
@@ -49,7 +53,8 @@ function repositoryAt(gitDir: string): Repository | Unknown {
   const objectDirectories = withAlternates(`${commonDir}/objects`);
   if ('unknown' in objectDirectories) return objectDirectories;
   const incomplete = /partialclone|promisor/i.test(config) || objectDirectories.some(hasPromisorPack);
-  return { gitDir, commonDir, objectDirectories, incomplete };
+  const rewrittenHistory = entryKind(`${commonDir}/shallow`) !== 'missing' || entryKind(`${commonDir}/info/grafts`) !== 'missing';
+  return { gitDir, commonDir, objectDirectories, incomplete, worktree, rewrittenHistory };
 }
 
 /** Alternates are followed this deep (git's own limit is 5). */

@@ -5,36 +5,10 @@
  * output (`…-gHEX`), then an abbreviated id. What cannot be read with certainty is unknown.
  */
 import type { GitRevisionResolver, RevisionObject } from '../facts/git-object-facts.js';
-import { ObjectStore, type StoredObject, type Unknown } from './git-object-store.js';
+import type { Unknown } from './git-object-store.js';
+import { ObjectStores } from './git-object-stores.js';
 import { resolveRefName } from './git-refs.js';
 import { findRepository, type Repository } from './git-repository.js';
-
-/** A repository's object directory and its alternates, searched as one. */
-class ObjectStores {
-  constructor(private readonly stores: readonly ObjectStore[]) {}
-
-  find(prefix: string): readonly string[] | Unknown {
-    const found = new Set<string>();
-    for (const store of this.stores) {
-      const ids = store.find(prefix);
-      if ('unknown' in ids) return ids;
-      for (const id of ids) found.add(id);
-    }
-    return [...found];
-  }
-
-  object(id: string): StoredObject | Unknown | undefined {
-    for (const store of this.stores) {
-      const object = store.object(id);
-      if (object !== undefined) return object;
-    }
-    return undefined;
-  }
-
-  close(): void {
-    for (const store of this.stores) store.close();
-  }
-}
 
 /** Tags of tags followed at most this far. */
 const MAX_PEEL = 16;
@@ -45,7 +19,7 @@ export function diskGitRevisionResolver(): GitRevisionResolver {
     // No repository: git fails before it prints anything.
     if (repository === undefined) return 'absent';
     if ('unknown' in repository) return repository;
-    const store = new ObjectStores(repository.objectDirectories.map((directory) => new ObjectStore(directory)));
+    const store = new ObjectStores(repository.objectDirectories);
     try {
       return resolveBase(repository, store, base.name === '@' || (base.reflog && base.name === '') ? 'HEAD' : base.name, base.reflog);
     } finally {
@@ -61,6 +35,12 @@ function resolveBase(repository: Repository, store: ObjectStores, name: string, 
     if (ref && !('unknown' in ref) && (ref.name === 'HEAD' || ref.name.startsWith('refs/heads/'))) return 'commit';
     return { unknown: `the reflog of ${name} may hold other objects than commits` };
   }
+  const named = resolveNamedObject(repository, store, name);
+  return typeof named === 'object' && 'id' in named ? named.type : named;
+}
+
+/** The object a name (full id, ref, describe output, abbreviated id) names, tags peeled. */
+export function resolveNamedObject(repository: Repository, store: ObjectStores, name: string): { readonly id: string; readonly type: 'commit' | 'tree' | 'blob' } | 'absent' | Unknown {
   if (/^[0-9a-f]{40}$/i.test(name)) return peel(repository, store, name.toLowerCase());
   const ref = resolveRefName(repository, name);
   if (ref !== undefined) return 'unknown' in ref ? ref : peel(repository, store, ref.id);
@@ -73,13 +53,13 @@ function resolveBase(repository: Repository, store: ObjectStores, name: string, 
   return peel(repository, store, found[0]!);
 }
 
-function peel(repository: Repository, store: ObjectStores, start: string): RevisionObject {
+function peel(repository: Repository, store: ObjectStores, start: string): { readonly id: string; readonly type: 'commit' | 'tree' | 'blob' } | 'absent' | Unknown {
   let id = start;
   for (let hops = 0; hops < MAX_PEEL; hops++) {
     const object = store.object(id);
     if (object === undefined) return repository.incomplete ? { unknown: `object ${id} may be fetched from a promisor remote` } : 'absent';
     if ('unknown' in object) return object;
-    if (object.type !== 'tag') return object.type;
+    if (object.type !== 'tag') return { id, type: object.type };
     id = object.target!;
   }
   return { unknown: `tags nested deeper than ${MAX_PEEL} from ${start}` };

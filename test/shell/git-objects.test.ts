@@ -3,8 +3,9 @@
  * Repositories built with real git in a temporary directory (loose objects; packed by `git gc`,
  * `git repack -a -d` with OFS and REF deltas; a linked worktree; a `clone --shared` with
  * alternates); each leak line is first run with real git there and must print the secret, then must
- * not be allowed under default.yaml and ci-strict.yaml. Lines naming commits and trees are decided
- * as before (allowed). The broker reads `.git` itself; git is run here only to build the fixtures.
+ * not be allowed under default.yaml and ci-strict.yaml. Lines naming commits that print no patch stay
+ * allowed; patches are git-history.test.ts's (here `.env` is in every tree, so none is allowed). The
+ * broker reads `.git` itself; git is run here only to build the fixtures.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { extractFacts } from '../../src/facts/extract.js';
 import { gitObjectUnresolvable } from '../../src/facts/git-object-facts.js';
 import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
 import { diskFileExists } from '../../src/platform/file-exists.js';
+import { diskGitHistoryLister } from '../../src/platform/git-history-lister.js';
 import { diskGitRevisionResolver } from '../../src/platform/git-revision-resolver.js';
 import { diskTreeLister } from '../../src/platform/tree-lister.js';
 import { evaluate } from '../../src/policy/evaluate.js';
@@ -47,7 +49,7 @@ function run(cwd: string, line: string): string {
 async function decide(policy: 'default' | 'ci-strict', workspace: string, line: string) {
   const canonicalize = realpathCanonicalizer();
   const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, {
-    workspace, home, agent: undefined, shell: await sharedAnalyzer(), canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(),
+    workspace, home, agent: undefined, shell: await sharedAnalyzer(), canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(), listGitHistory: diskGitHistoryLister(),
   });
   return evaluate(bundledPolicy(policy), facts, { home, canonicalize });
 }
@@ -115,12 +117,21 @@ const leaks = (): readonly string[] => [
 /** Leaks through an annotated tag, or every tag. */
 const tagLeaks = ['git show annotated-blob', "git show 'annotated-blob^{tag}'", 'git show --tags', 'git show --all'];
 
+/** Lines naming commits that print no patch. */
 const unchanged = (): readonly string[] => [
+  `git show --stat ${ids.commit}`, `git show -s ${ids.commit.slice(0, 8)}`, 'git show --name-only v1', `git diff --stat ${ids.first} ${ids.commit}`,
+  `git log ${ids.commit}`, `git log ${ids.blob}`, 'git log --all --oneline', 'git status', 'git branch',
+];
+
+/**
+ * Lines printing patches of commits whose trees hold `.env` here: not allowed since patches are
+ * modelled (git-history.test.ts), though some print no line of it (`git show HEAD`, `git log -p -3`).
+ */
+const patches = (): readonly string[] => [
   'git show', 'git show HEAD', `git show ${ids.commit}`, `git show ${ids.commit.slice(0, 8)}`, `git show ${ids.first}`, `git show ${ids.tree}`,
   'git show v1', 'git show main', 'git show HEAD~1', "git show ':/version 3'", "git show 'HEAD^{/first}'", "git show 'HEAD@{0}'",
-  `git log ${ids.commit}`, `git log -p ${ids.first}`, `git log ${ids.blob}`, 'git log -p -3', 'git log --all --oneline',
-  `git diff ${ids.first} ${ids.commit}`, 'git diff HEAD~1 HEAD', `git diff ${ids.first}..HEAD`, `git diff ${ids.commit.slice(0, 7)}`,
-  'git diff', 'git status', 'git branch',
+  `git log -p ${ids.first}`, 'git log -p -3', `git diff ${ids.first} ${ids.commit}`, 'git diff HEAD~1 HEAD', `git diff ${ids.first}..HEAD`,
+  `git diff ${ids.commit.slice(0, 7)}`, 'git diff',
 ];
 
 describe('git show and git diff of an object named by its id', () => {
@@ -147,7 +158,7 @@ describe('git show and git diff of an object named by its id', () => {
         }
       });
     }
-    it(`${name}: lines naming commits and trees stay allowed under default.yaml and ci-strict.yaml`, async () => {
+    it(`${name}: lines naming commits that print no patch stay allowed under default.yaml and ci-strict.yaml`, async () => {
       const workspace = join(root, name);
       const lines = unchanged();
       const notAllowed: string[] = [];
@@ -159,6 +170,9 @@ describe('git show and git diff of an object named by its id', () => {
         }
       }
       expect(notAllowed).toEqual([]);
+      const allowed: string[] = [];
+      for (const line of patches()) if ((await decide('default', workspace, line)).decision === 'allow') allowed.push(line);
+      expect(allowed).toEqual([]);
     });
   }
 

@@ -14,6 +14,7 @@ import type { PolicySet } from '../../src/policy/types.js';
 import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
 import { diskFileExists } from '../../src/platform/file-exists.js';
 import { diskTreeLister } from '../../src/platform/tree-lister.js';
+import { diskGitHistoryLister } from '../../src/platform/git-history-lister.js';
 import { diskGitRevisionResolver } from '../../src/platform/git-revision-resolver.js';
 import type { ShellAnalyzer } from '../../src/shell/index.js';
 import { seedTree } from './oracle/seed.js';
@@ -48,7 +49,7 @@ export function policyBench(shell: ShellAnalyzer): PolicyBench {
       const extra = Object.fromEntries(Object.entries(rawInput).map(([key, value]) => [key, substitute(value)]));
       const facts = extractFacts(
         { toolCallId: 'corpus', kind: 'execute', title: line, rawInput: { ...extra, command: line } },
-        { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver() },
+        { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(), listGitHistory: diskGitHistoryLister() },
       );
       const evaluation = evaluate(policy, facts, { home, canonicalize });
       return { decision: evaluation.decision, reason: evaluation.reason };

@@ -1,0 +1,142 @@
+/**
+ * The files in the trees of the commits a `git log -p` / `git show` / `git diff` reaches, read from
+ * `.git` as git reads it (git-repository.ts, git-object-stores.ts; git is never run): revisions
+ * resolved as the revision resolver does, parent steps followed, ancestors walked (each commit
+ * once), each tree read once per place it appears. Blobs are never read. A missing object, a
+ * shallow or partial clone, grafts, or anything the resolver cannot read is unknown; past the walk
+ * limits, 'too-many'. No cache across calls: the history changes.
+ */
+import type { GitHistoryLister } from '../facts/git-history-facts.js';
+import type { HistoryRevision } from '../shell/git-history-reads.js';
+import { commitLinks, treeEntries, type CommitLinks, type TreeEntry } from './git-object-content.js';
+import type { Unknown } from './git-object-store.js';
+import { ObjectStores } from './git-object-stores.js';
+import { findRepository, type Repository } from './git-repository.js';
+import { resolveNamedObject } from './git-revision-resolver.js';
+
+/** Commits walked per call. */
+const MAX_COMMITS = 5_000;
+/** Tree entries read per call (all trees, counted once per tree and place). */
+const MAX_TREE_ENTRIES = 200_000;
+
+class TooMany extends Error {}
+class Unreadable extends Error {}
+
+export function diskGitHistoryLister(): GitHistoryLister {
+  return (directory, revisions, limit) => {
+    const repository = findRepository(directory);
+    // No repository: git fails before it prints anything.
+    if (repository === undefined) return [];
+    if ('unknown' in repository) return repository;
+    if (repository.incomplete) return { unknown: `${repository.commonDir} is a partial clone: its history is not all here` };
+    if (repository.rewrittenHistory) return { unknown: `${repository.commonDir} is shallow or has grafts: git's history is not its objects' parents` };
+    const store = new ObjectStores(repository.objectDirectories);
+    try {
+      return new HistoryWalk(repository, store, limit).run(revisions);
+    } catch (error) {
+      if (error instanceof TooMany) return 'too-many';
+      if (error instanceof Unreadable) return { unknown: error.message };
+      throw error;
+    } finally {
+      store.close();
+    }
+  };
+}
+
+class HistoryWalk {
+  private readonly root: string;
+  private readonly paths = new Set<string>();
+  private readonly commits = new Map<string, CommitLinks>();
+  private readonly walked = new Set<string>();
+  private readonly trees = new Map<string, readonly TreeEntry[]>();
+  private readonly placed = new Set<string>();
+  private entriesRead = 0;
+
+  constructor(private readonly repository: Repository, private readonly store: ObjectStores, private readonly limit: number) {
+    this.root = repository.worktree ?? repository.gitDir;
+  }
+
+  run(revisions: readonly HistoryRevision[]): readonly string[] {
+    for (const revision of revisions) this.revision(revision);
+    return [...this.paths].map((path) => `${this.root}/${path}`);
+  }
+
+  private revision(revision: HistoryRevision): void {
+    const named = resolveNamedObject(this.repository, this.store, revision.name);
+    // Absent: git fails, or takes the word as a path. A blob: no patch (git-object-facts.ts decides `show BLOB`).
+    if (named === 'absent') return;
+    if ('unknown' in named) throw new Unreadable(named.unknown);
+    if (named.type === 'blob') return;
+    if (named.type === 'tree') return this.tree(named.id, '');
+    let id = named.id;
+    for (const parent of revision.steps ?? []) {
+      const next = this.commit(id).parents[parent - 1];
+      // No such parent: git fails.
+      if (next === undefined) return;
+      id = next;
+    }
+    if (revision.reach === 'ancestors' || revision.steps === undefined) return this.ancestors(id);
+    this.tree(this.commit(id).tree, '');
+    if (revision.reach === 'parents') for (const parent of this.commit(id).parents) this.tree(this.commit(parent).tree, '');
+  }
+
+  private ancestors(start: string): void {
+    const pending = [start];
+    while (pending.length > 0) {
+      const id = pending.pop()!;
+      if (this.walked.has(id)) continue;
+      this.walked.add(id);
+      if (this.walked.size > MAX_COMMITS) throw new TooMany();
+      const links = this.commit(id);
+      this.tree(links.tree, '');
+      for (const parent of links.parents) pending.push(parent);
+    }
+  }
+
+  private commit(id: string): CommitLinks {
+    const known = this.commits.get(id);
+    if (known) return known;
+    const content = this.store.content(id);
+    if (content === undefined) throw new Unreadable(`commit ${id} is not in the repository`);
+    if ('unknown' in content) throw new Unreadable(content.unknown);
+    const links = content.type === 'commit' ? commitLinks(content.body) : undefined;
+    if (!links) throw new Unreadable(`object ${id} is not a commit that can be read`);
+    this.commits.set(id, links);
+    return links;
+  }
+
+  private tree(start: string, startPrefix: string): void {
+    const pending: [string, string][] = [[start, startPrefix]];
+    while (pending.length > 0) {
+      const [id, prefix] = pending.pop()!;
+      const place = `${id} ${prefix}`;
+      if (this.placed.has(place)) continue;
+      this.placed.add(place);
+      const entries = this.entries(id);
+      this.entriesRead += entries.length;
+      if (this.entriesRead > MAX_TREE_ENTRIES) throw new TooMany();
+      for (const entry of entries) {
+        const path = `${prefix}${entry.name}`;
+        if (entry.mode === '40000') pending.push([entry.id, `${path}/`]);
+        // A submodule (160000) prints as its commit's id, no content.
+        else if (entry.mode !== '160000') {
+          this.paths.add(path);
+          if (this.paths.size > this.limit) throw new TooMany();
+        }
+      }
+    }
+  }
+
+  private entries(id: string): readonly TreeEntry[] {
+    const known = this.trees.get(id);
+    if (known) return known;
+    const content = this.store.content(id);
+    if (content === undefined) throw new Unreadable(`tree ${id} is not in the repository`);
+    if ('unknown' in content) throw new Unreadable(content.unknown);
+    const entries = content.type === 'tree' ? treeEntries(content.body) : undefined;
+    if (!entries) throw new Unreadable(`object ${id} is not a tree that can be read`);
+    this.trees.set(id, entries);
+    return entries;
+  }
+}
+

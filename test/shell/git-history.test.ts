@@ -1,0 +1,201 @@
+/**
+ * `git log -p`, `git show COMMIT` and `git diff A B` print committed files' content as patches: a
+ * `.env` committed once and deleted since is printed with no path in the line. Repositories built
+ * with real git in a temporary directory (loose objects; packed with OFS and REF deltas; a clean
+ * one; a shallow clone); each leak line is first run with real git and must print the secret, then
+ * must not be allowed under default.yaml and ci-strict.yaml. Lines that print no patch, and patches
+ * in a repository whose history holds no secret, stay allowed. The broker reads `.git` itself.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractFacts } from '../../src/facts/extract.js';
+import { gitHistoryReadFacts } from '../../src/facts/git-history-facts.js';
+import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
+import { diskFileExists } from '../../src/platform/file-exists.js';
+import { diskGitHistoryLister } from '../../src/platform/git-history-lister.js';
+import { diskGitRevisionResolver } from '../../src/platform/git-revision-resolver.js';
+import { diskTreeLister } from '../../src/platform/tree-lister.js';
+import { evaluate } from '../../src/policy/evaluate.js';
+import { gitHistoryReads } from '../../src/shell/git-history-reads.js';
+import { sharedAnalyzer } from './helpers.js';
+import { bundledPolicy } from './policy-eval.js';
+
+const SECRET = 'TOKEN=hunter2';
+let root = '';
+let home = '';
+let firstCommit = '';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' },
+  }).trim();
+}
+
+function run(cwd: string, line: string): string {
+  try {
+    return execFileSync('bash', ['-c', `${line} 2>&1`], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_PAGER: 'cat' } });
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? '');
+  }
+}
+
+async function decide(policy: 'default' | 'ci-strict', workspace: string, line: string, withHistory = true) {
+  const canonicalize = realpathCanonicalizer();
+  const facts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, {
+    workspace, home, agent: undefined, shell: await sharedAnalyzer(), canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(),
+    resolveGitRevision: diskGitRevisionResolver(), listGitHistory: withHistory ? diskGitHistoryLister() : undefined,
+  });
+  return evaluate(bundledPolicy(policy), facts, { home, canonicalize });
+}
+
+/** A repository whose history is: .env and files added; .env deleted; ten versions of big.txt in src/. */
+function history(repo: string, withSecret: boolean): void {
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  git(repo, 'init', '-q', '-b', 'main');
+  if (withSecret) writeFileSync(join(repo, '.env'), `${SECRET}\n`);
+  writeFileSync(join(repo, 'a.txt'), 'hi\n');
+  writeFileSync(join(repo, 'src/b.txt'), 'b\n');
+  // A tree large enough that packing stores its versions as deltas.
+  for (let n = 0; n < 60; n++) writeFileSync(join(repo, `src/file-with-a-long-name-${n}.txt`), `${n}\n`);
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-qm', 'first');
+  if (withSecret) git(repo, 'rm', '-q', '.env');
+  writeFileSync(join(repo, 'a.txt'), 'hi\nho\n');
+  git(repo, 'commit', '-qam', 'second');
+  for (let i = 0; i < 10; i++) {
+    writeFileSync(join(repo, `src/file-with-a-long-name-${i}.txt`), `changed ${i}\n`);
+    writeFileSync(join(repo, 'src/big.txt'), `${Array.from({ length: 300 }, (_, n) => `line ${n}`).join('\n')}\nversion ${i}\n`);
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', `version ${i}`);
+  }
+}
+
+function copy(from: string, name: string): string {
+  const to = join(root, name);
+  execFileSync('cp', ['-a', join(root, from), to]);
+  return to;
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'acp-git-history-'));
+  home = join(root, 'home');
+  mkdirSync(home);
+  history(join(root, 'loose'), true);
+  history(join(root, 'clean'), false);
+  firstCommit = git(join(root, 'loose'), 'rev-parse', 'HEAD~11');
+  git(copy('loose', 'repacked'), 'repack', '-q', '-a', '-d', '-f', '--depth=50', '--window=50');
+  git(copy('loose', 'ref-delta'), '-c', 'repack.useDeltaBaseOffset=false', 'repack', '-q', '-a', '-d', '-f', '--depth=50', '--window=50');
+  git(root, 'clone', '-q', '--depth', '3', `file://${join(root, 'loose')}`, join(root, 'shallow'));
+});
+
+afterAll(() => {
+  if (root !== '') rmSync(root, { recursive: true, force: true });
+});
+
+const leaks = (): readonly string[] => [
+  'git log -p', 'git log -u', 'git log --patch', 'git log --patch-with-stat', 'git log --stat -p', 'git log --binary', 'git log -p main',
+  'git log -p -- a.txt .env', 'git show HEAD~10', `git show ${firstCommit}`, `git show ${firstCommit.slice(0, 8)}`, 'git show main~11',
+  'git show HEAD~11 --format=%H', 'git show --oneline HEAD~10', 'git diff HEAD~11 HEAD', 'git diff HEAD~11..HEAD', 'git diff HEAD~11...HEAD~10',
+  `git diff ${firstCommit} main`, 'git diff HEAD~11', 'git -C src log -p', 'cd src && git show HEAD~11',
+];
+
+/** Print no patch (verified below with real git): decided as before. */
+const noPatch = ['git log --stat', 'git log --oneline', 'git log --format=%H -n 3', 'git show --stat HEAD~11', 'git show -s HEAD~11', 'git show --name-only HEAD~10', 'git diff --stat HEAD~11'];
+
+describe('git log -p, git show and git diff of commits whose trees held a secret', () => {
+  it('each leak line prints the committed secret with real git; the others print none', () => {
+    const repo = join(root, 'loose');
+    expect(leaks().filter((line) => !run(repo, line).includes(SECRET))).toEqual([]);
+    expect(noPatch.filter((line) => run(repo, line).includes(SECRET))).toEqual([]);
+    expect(run(join(root, 'clean'), 'git log -p')).toContain('version 9');
+  });
+
+  it('the packed copies hold their trees as OFS and REF deltas', () => {
+    const verify = (name: string) => run(join(root, name), 'git verify-pack -v .git/objects/pack/*.idx');
+    expect(verify('repacked')).toMatch(/ tree .* [0-9a-f]{40}\n/);
+    expect(verify('ref-delta')).toMatch(/ tree .* [0-9a-f]{40}\n/);
+  });
+
+  for (const name of ['loose', 'repacked', 'ref-delta']) {
+    for (const policy of ['default', 'ci-strict'] as const) {
+      it(`${name}: no leak line is allowed under ${policy}.yaml; lines printing no patch are`, async () => {
+        const workspace = join(root, name);
+        const allowed: string[] = [];
+        for (const line of leaks()) if ((await decide(policy, workspace, line)).decision === 'allow') allowed.push(line);
+        expect(allowed).toEqual([]);
+        expect((await decide(policy, workspace, 'git log -p')).reason).toContain(`${workspace}/.env`);
+        const notAllowed: string[] = [];
+        for (const line of noPatch) if ((await decide(policy, workspace, line)).decision !== 'allow') notAllowed.push(line);
+        expect(notAllowed).toEqual([]);
+      });
+    }
+  }
+
+  it.each(['default', 'ci-strict'] as const)('a clean history: patches stay allowed under %s.yaml', async (policy) => {
+    const workspace = join(root, 'clean');
+    const notAllowed: string[] = [];
+    // (`-- .env` names the path itself: denied as a read of it, secret or not)
+    for (const line of [...leaks(), ...noPatch].filter((line) => !line.includes('.env'))) {
+      const evaluation = await decide(policy, workspace, line);
+      if (evaluation.decision !== 'allow') notAllowed.push(`${line}: ${evaluation.reason}`);
+    }
+    expect(notAllowed).toEqual([]);
+  });
+
+  it('git show of a later commit reads only its own and its parents\' trees', async () => {
+    const repo = join(root, 'loose');
+    expect(run(repo, 'git show HEAD')).not.toContain(SECRET);
+    expect((await decide('default', repo, 'git show HEAD')).decision).toBe('allow');
+    expect((await decide('default', repo, 'git diff HEAD~1 HEAD')).decision).toBe('allow');
+  });
+
+  it('a shallow clone is unresolvable: its history is not its objects\' parents', async () => {
+    const repo = join(root, 'shallow');
+    const evaluation = await decide('default', repo, 'git log -p');
+    expect(evaluation.decision).toBe('ask');
+    expect(evaluation.reason).toContain('shallow');
+  });
+
+  it('a missing object is unresolvable, not a shorter history', async () => {
+    const repo = copy('loose', 'broken');
+    const tree = git(repo, 'rev-parse', 'HEAD~11^{tree}');
+    rmSync(join(repo, '.git/objects', tree.slice(0, 2), tree.slice(2)));
+    expect((await decide('default', repo, 'git log -p')).decision).toBe('ask');
+  });
+
+  it('without a lister, a patch-printing line is unresolvable', async () => {
+    expect((await decide('default', join(root, 'clean'), 'git log -p', false)).decision).toBe('ask');
+    const analysis = (await sharedAnalyzer()).analyze('git log -p', { cwd: '/w', home: '/home/dev' });
+    expect(gitHistoryReadFacts(analysis, undefined).unresolvable).toHaveLength(1);
+    const xargs = (await sharedAnalyzer()).analyze('echo X | xargs git show', { cwd: '/w', home: '/home/dev' });
+    expect(gitHistoryReadFacts(xargs, () => []).unresolvable).toHaveLength(1);
+  });
+});
+
+describe('which commits a git line may print patches from (pure)', () => {
+  const reads = (line: string) => gitHistoryReads(line.split(' '), '/w');
+  it.each([
+    ['git log -p', [{ name: 'HEAD', steps: [], reach: 'ancestors' }]],
+    ['git log --binary X..Y', [{ name: 'X', steps: [], reach: 'ancestors' }, { name: 'Y', steps: [], reach: 'ancestors' }]],
+    ['git show', [{ name: 'HEAD', steps: [], reach: 'parents' }]],
+    ['git show X~2^2 @', [{ name: 'X', steps: [1, 1, 2], reach: 'parents' }, { name: 'HEAD', steps: [], reach: 'parents' }]],
+    ['git show X^{/re} X^{tree}', [{ name: 'X', steps: undefined, reach: 'ancestors' }, { name: 'X', steps: [], reach: 'parents' }]],
+    ['git diff A B:src -- .env', [{ name: 'A', steps: [], reach: 'self' }, { name: 'B', steps: [], reach: 'self' }]],
+    ['git diff A...B', [{ name: 'A', steps: [], reach: 'ancestors' }, { name: 'B', steps: [], reach: 'ancestors' }]],
+    ['git diff', [{ name: 'HEAD', steps: [], reach: 'self' }]],
+  ])('%s', (line, expected) => {
+    expect(reads(line)?.revisions).toEqual(expected);
+  });
+
+  it.each(['git log', 'git log --stat --oneline -n 3', 'git show --stat X', 'git show -s --format=%H', 'git diff --name-only A B', 'git status'])('%s prints no patch', (line) => {
+    expect(reads(line)).toBeUndefined();
+  });
+
+  it.each(['git log -p --all', 'git show X@{1}', "git log -p :/fix", 'git --git-dir=/x log -p', 'git log -p --stdin'])('%s is unknown', (line) => {
+    expect(reads(line)?.unknown.length).toBeGreaterThan(0);
+  });
+});
