@@ -19,8 +19,8 @@ const MAX_COMMITS = 5_000;
 /** Tree entries read per call (all trees, counted once per tree and place). */
 const MAX_TREE_ENTRIES = 200_000;
 
-class TooMany extends Error {}
-class Unreadable extends Error {}
+/** Why a walk stopped: past a limit, or something not read with certainty. */
+type Stop = 'too-many' | Unknown;
 
 export function diskGitHistoryLister(): GitHistoryLister {
   return (directory, revisions, limit) => {
@@ -33,10 +33,6 @@ export function diskGitHistoryLister(): GitHistoryLister {
     const store = new ObjectStores(repository.objectDirectories);
     try {
       return new HistoryWalk(repository, store, limit).run(revisions);
-    } catch (error) {
-      if (error instanceof TooMany) return 'too-many';
-      if (error instanceof Unreadable) return { unknown: error.message };
-      throw error;
     } finally {
       store.close();
     }
@@ -56,87 +52,102 @@ class HistoryWalk {
     this.root = repository.worktree ?? repository.gitDir;
   }
 
-  run(revisions: readonly HistoryRevision[]): readonly string[] {
-    for (const revision of revisions) this.revision(revision);
+  run(revisions: readonly HistoryRevision[]): readonly string[] | Stop {
+    for (const revision of revisions) {
+      const stop = this.revision(revision);
+      if (stop !== undefined) return stop;
+    }
     return [...this.paths].map((path) => `${this.root}/${path}`);
   }
 
-  private revision(revision: HistoryRevision): void {
+  private revision(revision: HistoryRevision): Stop | undefined {
     const named = resolveNamedObject(this.repository, this.store, revision.name);
     // Absent: git fails, or takes the word as a path. A blob: no patch (git-object-facts.ts decides `show BLOB`).
-    if (named === 'absent') return;
-    if ('unknown' in named) throw new Unreadable(named.unknown);
-    if (named.type === 'blob') return;
-    if (named.type === 'tree') return this.tree(named.id, '');
+    if (named === 'absent') return undefined;
+    if ('unknown' in named) return named;
+    if (named.type === 'blob') return undefined;
+    if (named.type === 'tree') return this.tree(named.id);
     let id = named.id;
     for (const parent of revision.steps ?? []) {
-      const next = this.commit(id).parents[parent - 1];
+      const links = this.commit(id);
+      if ('unknown' in links) return links;
+      const next = links.parents[parent - 1];
       // No such parent: git fails.
-      if (next === undefined) return;
+      if (next === undefined) return undefined;
       id = next;
     }
     if (revision.reach === 'ancestors' || revision.steps === undefined) return this.ancestors(id);
-    this.tree(this.commit(id).tree, '');
-    if (revision.reach === 'parents') for (const parent of this.commit(id).parents) this.tree(this.commit(parent).tree, '');
+    const links = this.commit(id);
+    if ('unknown' in links) return links;
+    for (const commit of revision.reach === 'parents' ? [id, ...links.parents] : [id]) {
+      const read = this.commit(commit);
+      const stop = 'unknown' in read ? read : this.tree(read.tree);
+      if (stop !== undefined) return stop;
+    }
+    return undefined;
   }
 
-  private ancestors(start: string): void {
+  private ancestors(start: string): Stop | undefined {
     const pending = [start];
     while (pending.length > 0) {
       const id = pending.pop()!;
       if (this.walked.has(id)) continue;
       this.walked.add(id);
-      if (this.walked.size > MAX_COMMITS) throw new TooMany();
+      if (this.walked.size > MAX_COMMITS) return 'too-many';
       const links = this.commit(id);
-      this.tree(links.tree, '');
+      if ('unknown' in links) return links;
+      const stop = this.tree(links.tree);
+      if (stop !== undefined) return stop;
       for (const parent of links.parents) pending.push(parent);
     }
+    return undefined;
   }
 
-  private commit(id: string): CommitLinks {
+  private commit(id: string): CommitLinks | Unknown {
     const known = this.commits.get(id);
     if (known) return known;
     const content = this.store.content(id);
-    if (content === undefined) throw new Unreadable(`commit ${id} is not in the repository`);
-    if ('unknown' in content) throw new Unreadable(content.unknown);
+    if (content === undefined) return { unknown: `commit ${id} is not in the repository` };
+    if ('unknown' in content) return content;
     const links = content.type === 'commit' ? commitLinks(content.body) : undefined;
-    if (!links) throw new Unreadable(`object ${id} is not a commit that can be read`);
+    if (!links) return { unknown: `object ${id} is not a commit that can be read` };
     this.commits.set(id, links);
     return links;
   }
 
-  private tree(start: string, startPrefix: string): void {
-    const pending: [string, string][] = [[start, startPrefix]];
+  private tree(start: string): Stop | undefined {
+    const pending: [string, string][] = [[start, '']];
     while (pending.length > 0) {
       const [id, prefix] = pending.pop()!;
       const place = `${id} ${prefix}`;
       if (this.placed.has(place)) continue;
       this.placed.add(place);
       const entries = this.entries(id);
+      if ('unknown' in entries) return entries;
       this.entriesRead += entries.length;
-      if (this.entriesRead > MAX_TREE_ENTRIES) throw new TooMany();
+      if (this.entriesRead > MAX_TREE_ENTRIES) return 'too-many';
       for (const entry of entries) {
         const path = `${prefix}${entry.name}`;
         if (entry.mode === '40000') pending.push([entry.id, `${path}/`]);
         // A submodule (160000) prints as its commit's id, no content.
         else if (entry.mode !== '160000') {
           this.paths.add(path);
-          if (this.paths.size > this.limit) throw new TooMany();
+          if (this.paths.size > this.limit) return 'too-many';
         }
       }
     }
+    return undefined;
   }
 
-  private entries(id: string): readonly TreeEntry[] {
+  private entries(id: string): readonly TreeEntry[] | Unknown {
     const known = this.trees.get(id);
     if (known) return known;
     const content = this.store.content(id);
-    if (content === undefined) throw new Unreadable(`tree ${id} is not in the repository`);
-    if ('unknown' in content) throw new Unreadable(content.unknown);
+    if (content === undefined) return { unknown: `tree ${id} is not in the repository` };
+    if ('unknown' in content) return content;
     const entries = content.type === 'tree' ? treeEntries(content.body) : undefined;
-    if (!entries) throw new Unreadable(`object ${id} is not a tree that can be read`);
+    if (!entries) return { unknown: `object ${id} is not a tree that can be read` };
     this.trees.set(id, entries);
     return entries;
   }
 }
-

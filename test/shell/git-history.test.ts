@@ -16,6 +16,7 @@ import { gitHistoryReadFacts } from '../../src/facts/git-history-facts.js';
 import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
 import { diskFileExists } from '../../src/platform/file-exists.js';
 import { diskGitHistoryLister } from '../../src/platform/git-history-lister.js';
+import { ObjectStores } from '../../src/platform/git-object-stores.js';
 import { diskGitRevisionResolver } from '../../src/platform/git-revision-resolver.js';
 import { diskTreeLister } from '../../src/platform/tree-lister.js';
 import { evaluate } from '../../src/policy/evaluate.js';
@@ -118,6 +119,20 @@ describe('git log -p, git show and git diff of commits whose trees held a secret
     const verify = (name: string) => run(join(root, name), 'git verify-pack -v .git/objects/pack/*.idx');
     expect(verify('repacked')).toMatch(/ tree .* [0-9a-f]{40}\n/);
     expect(verify('ref-delta')).toMatch(/ tree .* [0-9a-f]{40}\n/);
+  });
+
+  it.each(['loose', 'repacked', 'ref-delta'])('%s: every object reads whole as git cat-file prints it', (name) => {
+    const repo = join(root, name);
+    const store = new ObjectStores([join(repo, '.git/objects')]);
+    const objects = git(repo, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)').split('\n').map((line) => line.split(' '));
+    expect(objects.length).toBeGreaterThan(40);
+    const wrong = objects.filter(([id, type]) => {
+      const content = store.content(id!);
+      const expected = execFileSync('git', ['cat-file', type!, id!], { cwd: repo });
+      return content === undefined || 'unknown' in content || content.type !== type || !Buffer.from(content.body).equals(expected);
+    });
+    store.close();
+    expect(wrong).toEqual([]);
   });
 
   for (const name of ['loose', 'repacked', 'ref-delta']) {
