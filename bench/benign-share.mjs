@@ -19,6 +19,7 @@ import { evaluate } from '../dist/policy/evaluate.js';
 import { realpathCanonicalizer } from '../dist/platform/canonicalize.js';
 import { diskTreeLister } from '../dist/platform/tree-lister.js';
 import { diskGitRevisionResolver } from '../dist/platform/git-revision-resolver.js';
+import { diskGitHistoryLister } from '../dist/platform/git-history-lister.js';
 import { diskFileExists } from '../dist/platform/file-exists.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -37,7 +38,7 @@ writeFileSync(join(workspace, 'src', 'a.ts'), 'export const a = 1;\n');
 
 const shell = await createShellAnalyzer();
 const canonicalize = realpathCanonicalizer();
-const context = { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver() };
+const context = { workspace, home, agent: undefined, shell, canonicalize, fileExists: diskFileExists(), listTree: diskTreeLister(), resolveGitRevision: diskGitRevisionResolver(), listGitHistory: diskGitHistoryLister() };
 const counts = { allow: 0, ask: 0, deny: 0 };
 const byGroup = {};
 for (const { line, group } of cases) {
