@@ -47,6 +47,8 @@ class HistoryWalk {
   private readonly trees = new Map<string, readonly TreeEntry[]>();
   private readonly placed = new Set<string>();
   private entriesRead = 0;
+  /** Whether a revision named an object (then git takes no HEAD by default). */
+  private found = false;
 
   constructor(private readonly repository: Repository, private readonly store: ObjectStores, private readonly limit: number) {
     this.root = repository.worktree ?? repository.gitDir;
@@ -54,6 +56,7 @@ class HistoryWalk {
 
   run(revisions: readonly HistoryRevision[]): readonly string[] | Stop {
     for (const revision of revisions) {
+      if (revision.unlessOthersFound && this.found) continue;
       const stop = this.revision(revision);
       if (stop !== undefined) return stop;
     }
@@ -65,6 +68,7 @@ class HistoryWalk {
     // Absent: git fails, or takes the word as a path. A blob: no patch (git-object-facts.ts decides `show BLOB`).
     if (named === 'absent') return undefined;
     if ('unknown' in named) return named;
+    this.found = true;
     if (named.type === 'blob') return undefined;
     if (named.type === 'tree') return this.tree(named.id);
     let id = named.id;

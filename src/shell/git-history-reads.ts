@@ -19,6 +19,8 @@ export interface HistoryRevision {
   readonly steps: readonly number[] | undefined;
   /** Whose trees: the commit's, its and its parents', or every ancestor's. */
   readonly reach: 'self' | 'parents' | 'ancestors';
+  /** HEAD, read only when no other word names an object: git takes such words as paths (`git log -p src`). */
+  readonly unlessOthersFound?: true;
 }
 
 export interface HistoryReads {
@@ -76,8 +78,9 @@ export function gitHistoryReads(argv: readonly string[], cwd: string): HistoryRe
   if (!printsPatch) return undefined;
   const revisions: HistoryRevision[] = [];
   for (const word of words) revisionsOf(word, reach, revisions, unknown);
-  // No revision: `log` and `show` read HEAD; `diff` compares the index with the worktree or HEAD (the index is not read here).
-  if (revisions.length === 0) revisions.push({ name: 'HEAD', steps: [], reach });
+  // No revision (words that name no object are paths): `log` and `show` read HEAD; `diff` compares the
+  // index with the worktree or HEAD (the index is not read here).
+  revisions.push(revisions.length === 0 ? { name: 'HEAD', steps: [], reach } : { name: 'HEAD', steps: [], reach, unlessOthersFound: true });
   return { subcommand, directory, revisions, unknown };
 }
 

@@ -99,7 +99,7 @@ afterAll(() => {
 
 const leaks = (): readonly string[] => [
   'git log -p', 'git log -u', 'git log --patch', 'git log --patch-with-stat', 'git log --stat -p', 'git log --binary', 'git log -p main',
-  'git log -p -- a.txt .env', 'git show HEAD~10', `git show ${firstCommit}`, `git show ${firstCommit.slice(0, 8)}`, 'git show main~11',
+  'git log -p -- a.txt .env', 'git log -p .', 'git show HEAD~10', `git show ${firstCommit}`, `git show ${firstCommit.slice(0, 8)}`, 'git show main~11',
   'git show HEAD~11 --format=%H', 'git show --oneline HEAD~10', 'git diff HEAD~11 HEAD', 'git diff HEAD~11..HEAD', 'git diff HEAD~11...HEAD~10',
   `git diff ${firstCommit} main`, 'git diff HEAD~11', 'git -C src log -p', 'cd src && git show HEAD~11',
 ];
@@ -193,14 +193,16 @@ describe('git log -p, git show and git diff of commits whose trees held a secret
 
 describe('which commits a git line may print patches from (pure)', () => {
   const reads = (line: string) => gitHistoryReads(line.split(' '), '/w');
+  // HEAD when no word names an object (`git log -p src`: a path).
+  const head = { name: 'HEAD', steps: [], unlessOthersFound: true } as const;
   it.each([
     ['git log -p', [{ name: 'HEAD', steps: [], reach: 'ancestors' }]],
-    ['git log --binary X..Y', [{ name: 'X', steps: [], reach: 'ancestors' }, { name: 'Y', steps: [], reach: 'ancestors' }]],
+    ['git log --binary X..Y', [{ name: 'X', steps: [], reach: 'ancestors' }, { name: 'Y', steps: [], reach: 'ancestors' }, { ...head, reach: 'ancestors' }]],
     ['git show', [{ name: 'HEAD', steps: [], reach: 'parents' }]],
-    ['git show X~2^2 @', [{ name: 'X', steps: [1, 1, 2], reach: 'parents' }, { name: 'HEAD', steps: [], reach: 'parents' }]],
-    ['git show X^{/re} X^{tree}', [{ name: 'X', steps: undefined, reach: 'ancestors' }, { name: 'X', steps: [], reach: 'parents' }]],
-    ['git diff A B:src -- .env', [{ name: 'A', steps: [], reach: 'self' }, { name: 'B', steps: [], reach: 'self' }]],
-    ['git diff A...B', [{ name: 'A', steps: [], reach: 'ancestors' }, { name: 'B', steps: [], reach: 'ancestors' }]],
+    ['git show X~2^2 @', [{ name: 'X', steps: [1, 1, 2], reach: 'parents' }, { name: 'HEAD', steps: [], reach: 'parents' }, { ...head, reach: 'parents' }]],
+    ['git show X^{/re} X^{tree}', [{ name: 'X', steps: undefined, reach: 'ancestors' }, { name: 'X', steps: [], reach: 'parents' }, { ...head, reach: 'parents' }]],
+    ['git diff A B:src -- .env', [{ name: 'A', steps: [], reach: 'self' }, { name: 'B', steps: [], reach: 'self' }, { ...head, reach: 'self' }]],
+    ['git diff A...B', [{ name: 'A', steps: [], reach: 'ancestors' }, { name: 'B', steps: [], reach: 'ancestors' }, { ...head, reach: 'self' }]],
     ['git diff', [{ name: 'HEAD', steps: [], reach: 'self' }]],
   ])('%s', (line, expected) => {
     expect(reads(line)?.revisions).toEqual(expected);
