@@ -3,7 +3,7 @@
  * `.git` as git reads it (git-repository.ts, git-object-stores.ts; git is never run): revisions
  * resolved as the revision resolver does, parent steps followed, ancestors walked (each commit
  * once), each tree read once per place it appears. Blobs are never read. A missing object, a
- * shallow or partial clone, grafts, or anything the resolver cannot read is unknown; past the walk
+ * shallow or partial clone, grafts, a submodule, or anything the resolver cannot read is unknown; past the walk
  * limits, 'too-many'. No cache across calls: the history changes.
  */
 import type { GitHistoryLister } from '../facts/git-history-facts.js';
@@ -133,8 +133,10 @@ class HistoryWalk {
       for (const entry of entries) {
         const path = `${prefix}${entry.name}`;
         if (entry.mode === '40000') pending.push([entry.id, `${path}/`]);
-        // A submodule (160000) prints as its commit's id, no content.
-        else if (entry.mode !== '160000') {
+        // A submodule's history is another repository's, printed inline by `--submodule=diff` or
+        // the `diff.submodule` setting (which may be in a config not read here).
+        else if (entry.mode === '160000') return { unknown: `${path} is a submodule, whose files a patch may print` };
+        else {
           this.paths.add(path);
           if (this.paths.size > this.limit) return 'too-many';
         }

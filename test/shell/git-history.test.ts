@@ -175,6 +175,25 @@ describe('git log -p, git show and git diff of commits whose trees held a secret
     expect(evaluation.reason).toContain('shallow');
   });
 
+  it('a submodule is unresolvable: --submodule=diff prints its history inline', async () => {
+    const inner = join(root, 'inner');
+    history(inner, true);
+    const outer = join(root, 'outer');
+    mkdirSync(outer);
+    git(outer, 'init', '-q', '-b', 'main');
+    git(outer, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', inner, 'sub');
+    git(join(outer, 'sub'), 'checkout', '-q', 'HEAD~11');
+    git(outer, 'commit', '-qam', 'sub at its first commit');
+    git(join(outer, 'sub'), 'checkout', '-q', 'main');
+    git(outer, 'commit', '-qam', 'sub at main');
+    expect(run(outer, 'git log -p --submodule=diff')).toContain(SECRET);
+    for (const policy of ['default', 'ci-strict'] as const) {
+      const evaluation = await decide(policy, outer, 'git log -p --submodule=diff');
+      expect(evaluation.decision).toBe('ask');
+      expect(evaluation.reason).toContain('submodule');
+    }
+  });
+
   it('a missing object is unresolvable, not a shorter history', async () => {
     const repo = copy('loose', 'broken');
     const tree = git(repo, 'rev-parse', 'HEAD~11^{tree}');
