@@ -23,7 +23,7 @@ const MAX_TREE_ENTRIES = 200_000;
 type Stop = 'too-many' | Unknown;
 
 export function diskGitHistoryLister(): GitHistoryLister {
-  return (directory, revisions, limit) => {
+  return (directory, revisions, depth, limit) => {
     const repository = findRepository(directory);
     // No repository: git fails before it prints anything.
     if (repository === undefined) return [];
@@ -32,7 +32,7 @@ export function diskGitHistoryLister(): GitHistoryLister {
     if (repository.rewrittenHistory) return { unknown: `${repository.commonDir} is shallow or has grafts: git's history is not its objects' parents` };
     const store = new ObjectStores(repository.objectDirectories);
     try {
-      return new HistoryWalk(repository, store, limit).run(revisions);
+      return new HistoryWalk(repository, store, limit).run(revisions, depth);
     } finally {
       store.close();
     }
@@ -54,17 +54,19 @@ class HistoryWalk {
     this.root = repository.worktree ?? repository.gitDir;
   }
 
-  run(revisions: readonly HistoryRevision[]): readonly string[] | Stop {
-    for (const revision of revisions) {
-      if (revision.unlessOthersFound && this.found) continue;
-      const stop = this.revision(revision);
+  run(revisions: readonly HistoryRevision[], depth: number | undefined): readonly string[] | Stop {
+    const named = revisions.map((revision) => resolveNamedObject(this.repository, this.store, revision.name));
+    // A word naming no object is a path to git: commits it filters out do not count towards `-N`.
+    const bound = named.some((object, r) => object === 'absent' && !revisions[r]!.unlessOthersFound) ? undefined : depth;
+    for (let r = 0; r < revisions.length; r++) {
+      if (revisions[r]!.unlessOthersFound && this.found) continue;
+      const stop = this.revision(revisions[r]!, named[r]!, bound);
       if (stop !== undefined) return stop;
     }
     return [...this.paths].map((path) => `${this.root}/${path}`);
   }
 
-  private revision(revision: HistoryRevision): Stop | undefined {
-    const named = resolveNamedObject(this.repository, this.store, revision.name);
+  private revision(revision: HistoryRevision, named: ReturnType<typeof resolveNamedObject>, depth: number | undefined): Stop | undefined {
     // Absent: git fails, or takes the word as a path. A blob: no patch (git-object-facts.ts decides `show BLOB`).
     if (named === 'absent') return undefined;
     if ('unknown' in named) return named;
@@ -80,7 +82,9 @@ class HistoryWalk {
       if (next === undefined) return undefined;
       id = next;
     }
-    if (revision.reach === 'ancestors' || revision.steps === undefined) return this.ancestors(id);
+    // `X^{/re}` (no steps known) is some ancestor: a bound from it says nothing.
+    if (revision.steps === undefined) return this.ancestors(id);
+    if (revision.reach === 'ancestors') return depth === undefined ? this.ancestors(id) : this.nearAncestors(id, depth);
     const links = this.commit(id);
     if ('unknown' in links) return links;
     for (const commit of revision.reach === 'parents' ? [id, ...links.parents] : [id]) {
@@ -103,6 +107,28 @@ class HistoryWalk {
       const stop = this.tree(links.tree);
       if (stop !== undefined) return stop;
       for (const parent of links.parents) pending.push(parent);
+    }
+    return undefined;
+  }
+
+  /** The ancestors at most `depth` parent steps from `start`, breadth first. */
+  private nearAncestors(start: string, depth: number): Stop | undefined {
+    const distance = new Map([[start, 0]]);
+    const pending = [start];
+    for (let next = 0; next < pending.length; next++) {
+      const id = pending[next]!;
+      if (distance.size > MAX_COMMITS) return 'too-many';
+      const links = this.commit(id);
+      if ('unknown' in links) return links;
+      const stop = this.tree(links.tree);
+      if (stop !== undefined) return stop;
+      const steps = distance.get(id)!;
+      if (steps >= depth) continue;
+      for (const parent of links.parents) {
+        if (distance.has(parent)) continue;
+        distance.set(parent, steps + 1);
+        pending.push(parent);
+      }
     }
     return undefined;
   }

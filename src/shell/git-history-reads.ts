@@ -28,6 +28,13 @@ export interface HistoryReads {
   /** The directory git starts in: the command's, moved by `-C`. */
   readonly directory: string;
   readonly revisions: readonly HistoryRevision[];
+  /**
+   * `git log -N`: parent steps from each revision within which lie the trees its patches read. git
+   * prints a commit only after a child it reached it from, so the k-th printed is at most k-1 steps
+   * from a start, and its patch reads its parents' trees; filters (`--author`, `-S`…) and paths,
+   * after which printed commits are not the first walked, void it (undefined).
+   */
+  readonly depth?: number;
   readonly unknown: readonly string[];
 }
 
@@ -38,6 +45,8 @@ const NO_PATCH = /^(-s|--no-patch|--stat(=.*)?|--shortstat|--numstat|--name-only
 /** Options that neither print content nor change which commits are read. */
 const NEUTRAL = /^(--oneline|--graph|--decorate(=.*)?|--no-decorate|--abbrev-commit|--no-abbrev-commit|--abbrev(=\d+)?|--format=.*|--pretty(=.*)?|--date=.*|--relative-date|-n\d*|-\d+|--max-count=\d+|--skip=\d+|--reverse|--no-merges|--merges|--first-parent|--(author|committer|grep|since|until|after|before)=.*|-i|--regexp-ignore-case|--all-match|--invert-grep|--no-color|--color(=\w+)?|--(topo|date|author-date)-order|--left-right|--parents|--children|--no-renames|--follow|-M|--find-renames|--cached|--staged|--end-of-options|--not)$/;
 /** Options that add every ref, reflog entry, index entry or stdin line as revisions. */
+/** `git log` options under which the printed commits are the first ones walked (no filter). */
+const UNFILTERED = /^(-p|-u|--patch|--patch-with-stat|--patch-with-raw|--binary|--full-index|--no-color|--color(=\w+)?|--stat(=.*)?|--shortstat|--numstat|--name-only|--name-status|--raw|--summary|--oneline|--format=.*|--pretty(=.*)?|--graph|--decorate(=.*)?|--no-decorate|--abbrev-commit|--date=.*|--relative-date|--reverse|--(topo|date|author-date)-order|--first-parent|-M|--find-renames|--no-renames|--parents|--children)$/;
 const PSEUDO_REVISIONS = /^--(all|branches|tags|remotes|glob|exclude|reflog|alternate-refs|indexed-objects|stdin|bisect|walk-reflogs)(=|$)|^-g$/;
 const GLOBAL_VALUED = new Set(['-c', '--config-env', '--exec-path', '--list-cmds', '--super-prefix']);
 const OTHER_REPOSITORY = /^--(git-dir|work-tree|namespace|bare)(=|$)/;
@@ -61,12 +70,26 @@ export function gitHistoryReads(argv: readonly string[], cwd: string): HistoryRe
   let patchStopped = false;
   let otherOption = false;
   let endOfOptions = false;
-  for (const word of argv.slice(i + 1)) {
-    if (word === '--') break;
+  let count: number | undefined;
+  let skip = 0;
+  let filtered = false;
+  const rest = argv.slice(i + 1);
+  for (let w = 0; w < rest.length; w++) {
+    const word = rest[w]!;
+    if (word === '--') {
+      if (w + 1 < rest.length) filtered = true;
+      break;
+    }
     if (endOfOptions || !word.startsWith('-') || word === '-') {
       words.push(word);
       continue;
     }
+    const limit = /^(?:-|-n|--max-count=)(\d+)$/.exec(word) ?? ((word === '-n' || word === '--max-count') && /^\d+$/.test(rest[w + 1] ?? '') ? ['', rest[++w]!] : null);
+    const skipped = /^--skip=(\d+)$/.exec(word);
+    if (limit) count = Number(limit[1]);
+    else if (skipped) skip = Number(skipped[1]);
+    else if (!UNFILTERED.test(word)) filtered = true;
+    if (limit || skipped) continue;
     if (word === '--end-of-options') endOfOptions = true;
     else if (NO_PATCH.test(word)) patchStopped = true;
     else if (PSEUDO_REVISIONS.test(word)) unknown.push(`git ${subcommand} ${word} takes commits from refs, reflogs, the index or stdin`);
@@ -81,7 +104,9 @@ export function gitHistoryReads(argv: readonly string[], cwd: string): HistoryRe
   // No revision (words that name no object are paths): `log` and `show` read HEAD; `diff` compares the
   // index with the worktree or HEAD (the index is not read here).
   revisions.push(revisions.length === 0 ? { name: 'HEAD', steps: [], reach } : { name: 'HEAD', steps: [], reach, unlessOthersFound: true });
-  return { subcommand, directory, revisions, unknown };
+  // The N-th commit printed is N-1 steps away at most; its patch reads its parents', one more.
+  const depth = subcommand === 'log' && count !== undefined && !filtered ? count + skip : undefined;
+  return { subcommand, directory, revisions, ...(depth === undefined ? {} : { depth }), unknown };
 }
 
 function revisionsOf(word: string, reach: HistoryRevision['reach'], out: HistoryRevision[], unknown: string[]): void {

@@ -99,7 +99,8 @@ afterAll(() => {
 
 const leaks = (): readonly string[] => [
   'git log -p', 'git log -u', 'git log --patch', 'git log --patch-with-stat', 'git log --stat -p', 'git log --binary', 'git log -p main',
-  'git log -p -- a.txt .env', 'git log -p .', 'git show HEAD~10', `git show ${firstCommit}`, `git show ${firstCommit.slice(0, 8)}`, 'git show main~11',
+  'git log -p -- a.txt .env', 'git log -p .', 'git log -p -1 HEAD~10', 'git log -p -n 1 HEAD~10', 'git log -p -3 HEAD~8',
+  'git log -p --max-count=2 --skip=1 HEAD~9', 'git log -p -1 --grep=second', 'git log -p -1 --full-diff -- a.txt', 'git show HEAD~10', `git show ${firstCommit}`, `git show ${firstCommit.slice(0, 8)}`, 'git show main~11',
   'git show HEAD~11 --format=%H', 'git show --oneline HEAD~10', 'git diff HEAD~11 HEAD', 'git diff HEAD~11..HEAD', 'git diff HEAD~11...HEAD~10',
   `git diff ${firstCommit} main`, 'git diff HEAD~11', 'git -C src log -p', 'cd src && git show HEAD~11',
 ];
@@ -161,11 +162,23 @@ describe('git log -p, git show and git diff of commits whose trees held a secret
     expect(notAllowed).toEqual([]);
   });
 
-  it('git show of a later commit reads only its own and its parents\' trees', async () => {
+  it('git show of a later commit reads only its own and its parents\' trees; git log -N only N steps', async () => {
     const repo = join(root, 'loose');
-    expect(run(repo, 'git show HEAD')).not.toContain(SECRET);
-    expect((await decide('default', repo, 'git show HEAD')).decision).toBe('allow');
-    expect((await decide('default', repo, 'git diff HEAD~1 HEAD')).decision).toBe('allow');
+    const exact = ['git show HEAD', 'git diff HEAD~1 HEAD', 'git log -p -9', 'git log -p -n 3', 'git log -p -2 --skip=7 --stat', 'git log -p -1 HEAD~9'];
+    expect(exact.filter((line) => run(repo, line).includes(SECRET))).toEqual([]);
+    const notAllowed: string[] = [];
+    for (const line of exact) if ((await decide('default', repo, line)).decision !== 'allow') notAllowed.push(line);
+    expect(notAllowed).toEqual([]);
+  });
+
+  it('a path word voids git log -N\'s bound: commits it leaves out (an empty one) do not count', async () => {
+    const repo = copy('loose', 'empty-head');
+    git(repo, 'reset', '-q', '--hard', 'HEAD~10');
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'empty');
+    expect(run(repo, 'git log -p -1 .')).toContain(SECRET);
+    expect(run(repo, 'git log -p -1')).not.toContain(SECRET);
+    expect((await decide('default', repo, 'git log -p -1')).decision).toBe('allow');
+    expect((await decide('default', repo, 'git log -p -1 .')).decision).toBe('deny');
   });
 
   it('a shallow clone is unresolvable: its history is not its objects\' parents', async () => {
@@ -225,6 +238,14 @@ describe('which commits a git line may print patches from (pure)', () => {
     ['git diff', [{ name: 'HEAD', steps: [], reach: 'self' }]],
   ])('%s', (line, expected) => {
     expect(reads(line)?.revisions).toEqual(expected);
+  });
+
+  it.each([
+    ['git log -p -3', 3], ['git log -p -n 3 X', 3], ['git log -p -n3 --skip=2 --stat', 5], ['git log -p --max-count=1 --reverse', 1],
+    ['git log -p -3 --author=a', undefined], ['git log -p -3 -S x', undefined], ['git log -p -3 -- src', undefined], ['git log -p', undefined],
+    ['git show -3', undefined],
+  ])('%s: commits within %s parent steps', (line, depth) => {
+    expect(reads(line as string)?.depth).toBe(depth);
   });
 
   it.each(['git log', 'git log --stat --oneline -n 3', 'git show --stat X', 'git show -s --format=%H', 'git diff --name-only A B', 'git status'])('%s prints no patch', (line) => {
