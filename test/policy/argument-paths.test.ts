@@ -47,6 +47,8 @@ function decide(policy: string, command: string, canonicalize: PathCanonicalizer
     workspace: WS, home: HOME, agent: undefined, shell: analyzer, canonicalize, fileExists: (path) => EXISTING.has(posix.normalize(path)),
     // The fake tree: what exists under a directory a recursive reader reads.
     listTree: (root, read) => [...EXISTING].filter((path) => path.startsWith(`${root}/`) && (read.hidden || !path.slice(root.length).includes('/.'))),
+    // The fake repository's history holds no file (git-history.test.ts reads real ones).
+    listGitHistory: () => [],
   });
   return evaluate(policies[policy]!, facts, { home: HOME });
 }

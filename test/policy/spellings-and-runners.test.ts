@@ -14,7 +14,7 @@ const DEFAULT = readFileSync(new URL('../../policies/default.yaml', import.meta.
 
 async function decide(line: string) {
   const analyzer = await shell();
-  const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: '/w', home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false, listTree: () => [] });
+  const facts: CallFacts = extractFacts({ toolCallId: 't', kind: 'execute', rawInput: { command: line } }, { workspace: '/w', home: '/home/u', agent: undefined, shell: analyzer, canonicalize: lexicalOnly, fileExists: () => false, listTree: () => [], listGitHistory: () => [] });
   return evaluate(await policyFrom(DEFAULT), facts, { home: '/home/u' }).decision;
 }
 
