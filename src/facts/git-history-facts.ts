@@ -6,16 +6,17 @@
  * by an injected lister (platform/git-history-lister.ts); without one, past its limit or where the
  * repository cannot be read with certainty, the call is unresolvable.
  */
-import { gitHistoryReads, type HistoryRevision } from '../shell/git-history-reads.js';
+import { gitHistoryReads, type HistoryReads } from '../shell/git-history-reads.js';
 import type { CommandAnalysis } from '../shell/types.js';
 import type { ShellPathFact } from './argument-facts.js';
 
 /**
- * Absolute paths of every file in the trees of the commits `revisions` reach, in the repository git
- * would use from `directory` (ancestors at most `depth` parent steps away, unless a word names no
- * object: a path); 'too-many' past `limit` paths or the lister's own walk limits.
+ * Absolute paths of every file in the trees of the commits `reads.revisions` reach, in the
+ * repository git would use from `reads.directory` (ancestors at most `depth` parent steps away,
+ * unless a word names no object: a path), and in its index when `readsIndex`; 'too-many' past
+ * `limit` paths or the lister's own walk limits.
  */
-export type GitHistoryLister = (directory: string, revisions: readonly HistoryRevision[], depth: number | undefined, limit: number) => readonly string[] | 'too-many' | { readonly unknown: string };
+export type GitHistoryLister = (reads: Pick<HistoryReads, 'directory' | 'revisions' | 'depth' | 'readsIndex'>, limit: number) => readonly string[] | 'too-many' | { readonly unknown: string };
 
 /** Paths listed per call. */
 const MAX_HISTORY_PATHS = 20_000;
@@ -46,7 +47,7 @@ export function gitHistoryReadFacts(analysis: CommandAnalysis, listHistory: GitH
       (unresolvable ??= []).push(`${shown} may print committed files' content, and the history cannot be read here`);
       continue;
     }
-    const paths = listHistory(reads.directory, reads.revisions, reads.depth, MAX_HISTORY_PATHS);
+    const paths = listHistory(reads, MAX_HISTORY_PATHS);
     if (paths === 'too-many') (unresolvable ??= []).push(`${shown} may print the content of more committed files than are listed (${MAX_HISTORY_PATHS} paths)`);
     else if ('unknown' in paths) (unresolvable ??= []).push(`${shown} may print committed files' content: ${paths.unknown}`);
     else for (let k = 0; k < paths.length; k++) (facts ??= []).push({ path: paths[k]!, access: 'read', origin: 'argument', flags: DENY_ONLY });

@@ -6,8 +6,10 @@
  * shallow or partial clone, grafts, a submodule, or anything the resolver cannot read is unknown; past the walk
  * limits, 'too-many'. No cache across calls: the history changes.
  */
+import { readFileSync } from 'node:fs';
 import type { GitHistoryLister } from '../facts/git-history-facts.js';
 import type { HistoryRevision } from '../shell/git-history-reads.js';
+import { indexPaths } from './git-index.js';
 import { commitLinks, treeEntries, type CommitLinks, type TreeEntry } from './git-object-content.js';
 import type { Unknown } from './git-object-store.js';
 import { ObjectStores } from './git-object-stores.js';
@@ -23,7 +25,7 @@ const MAX_TREE_ENTRIES = 200_000;
 type Stop = 'too-many' | Unknown;
 
 export function diskGitHistoryLister(): GitHistoryLister {
-  return (directory, revisions, depth, limit) => {
+  return ({ directory, revisions, depth, readsIndex }, limit) => {
     const repository = findRepository(directory);
     // No repository: git fails before it prints anything.
     if (repository === undefined) return [];
@@ -32,7 +34,9 @@ export function diskGitHistoryLister(): GitHistoryLister {
     if (repository.rewrittenHistory) return { unknown: `${repository.commonDir} is shallow or has grafts: git's history is not its objects' parents` };
     const store = new ObjectStores(repository.objectDirectories);
     try {
-      return new HistoryWalk(repository, store, limit).run(revisions, depth);
+      const walk = new HistoryWalk(repository, store, limit);
+      const stop = readsIndex ? walk.index() : undefined;
+      return stop ?? walk.run(revisions, depth);
     } finally {
       store.close();
     }
@@ -109,6 +113,20 @@ class HistoryWalk {
       for (const parent of links.parents) pending.push(parent);
     }
     return undefined;
+  }
+
+  /** The paths staged in the worktree's index (none without one: a repository with nothing added). */
+  index(): Stop | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(`${this.repository.gitDir}/index`);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : { unknown: `${this.repository.gitDir}/index cannot be read` };
+    }
+    const paths = indexPaths(bytes);
+    if ('unknown' in paths) return paths;
+    for (const path of paths) this.paths.add(path);
+    return this.paths.size > this.limit ? 'too-many' : undefined;
   }
 
   /** The ancestors at most `depth` parent steps from `start`, breadth first. */

@@ -35,6 +35,8 @@ export interface HistoryReads {
    * after which printed commits are not the first walked, void it (undefined).
    */
   readonly depth?: number;
+  /** `git diff` with fewer than two trees compares the index: staged files, which may be in no commit. */
+  readonly readsIndex: boolean;
   readonly unknown: readonly string[];
 }
 
@@ -102,11 +104,11 @@ export function gitHistoryReads(argv: readonly string[], cwd: string): HistoryRe
   const revisions: HistoryRevision[] = [];
   for (const word of words) revisionsOf(word, reach, revisions, unknown);
   // No revision (words that name no object are paths): `log` and `show` read HEAD; `diff` compares the
-  // index with the worktree or HEAD (the index is not read here).
+  // index with the worktree or HEAD (its paths: readsIndex).
   revisions.push(revisions.length === 0 ? { name: 'HEAD', steps: [], reach } : { name: 'HEAD', steps: [], reach, unlessOthersFound: true });
   // The N-th commit printed is N-1 steps away at most; its patch reads its parents', one more.
   const depth = subcommand === 'log' && count !== undefined && !filtered ? count + skip : undefined;
-  return { subcommand, directory, revisions, ...(depth === undefined ? {} : { depth }), unknown };
+  return { subcommand, directory, revisions, ...(depth === undefined ? {} : { depth }), readsIndex: subcommand === 'diff', unknown };
 }
 
 function revisionsOf(word: string, reach: HistoryRevision['reach'], out: HistoryRevision[], unknown: string[]): void {

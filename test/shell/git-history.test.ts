@@ -7,7 +7,7 @@
  * in a repository whose history holds no secret, stay allowed. The broker reads `.git` itself.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { gitHistoryReadFacts } from '../../src/facts/git-history-facts.js';
 import { realpathCanonicalizer } from '../../src/platform/canonicalize.js';
 import { diskFileExists } from '../../src/platform/file-exists.js';
 import { diskGitHistoryLister } from '../../src/platform/git-history-lister.js';
+import { indexPaths } from '../../src/platform/git-index.js';
 import { ObjectStores } from '../../src/platform/git-object-stores.js';
 import { diskGitRevisionResolver } from '../../src/platform/git-revision-resolver.js';
 import { diskTreeLister } from '../../src/platform/tree-lister.js';
@@ -181,6 +182,26 @@ describe('git log -p, git show and git diff of commits whose trees held a secret
     expect((await decide('default', repo, 'git log -p -1 .')).decision).toBe('deny');
   });
 
+  it('git diff reads the index: a .env staged, in no commit, is printed by git diff --cached and git diff HEAD', async () => {
+    const repo = copy('clean', 'staged');
+    writeFileSync(join(repo, '.env'), `${SECRET}\n`);
+    git(repo, 'add', '.env');
+    for (const line of ['git diff --cached', 'git diff HEAD', 'git diff --staged HEAD~3']) {
+      expect(run(repo, line)).toContain(SECRET);
+      for (const policy of ['default', 'ci-strict'] as const) expect((await decide(policy, repo, line)).decision, `${policy}: ${line}`).toBe('deny');
+    }
+    expect((await decide('default', join(root, 'clean'), 'git diff --cached')).decision).toBe('allow');
+  });
+
+  it.each([['2', []], ['3', ['--skip-worktree']], ['4', []]])('index version %s: its paths as git ls-files lists them (4: unknown)', (version, flags) => {
+    const repo = copy('loose', `index-${version}`);
+    git(repo, 'update-index', '--index-version', version);
+    if (flags.length > 0) git(repo, 'update-index', ...flags, 'a.txt');
+    const paths = indexPaths(readFileSync(join(repo, '.git/index')));
+    if (version === '4') expect(paths).toHaveProperty('unknown');
+    else expect(paths).toEqual(git(repo, 'ls-files').split('\n'));
+  });
+
   it('a shallow clone is unresolvable: its history is not its objects\' parents', async () => {
     const repo = join(root, 'shallow');
     const evaluation = await decide('default', repo, 'git log -p');
@@ -237,6 +258,7 @@ describe('which commits a git line may print patches from (pure)', () => {
     ['git diff A...B', [{ name: 'A', steps: [], reach: 'ancestors' }, { name: 'B', steps: [], reach: 'ancestors' }, { ...head, reach: 'self' }]],
     ['git diff', [{ name: 'HEAD', steps: [], reach: 'self' }]],
   ])('%s', (line, expected) => {
+    expect(reads(line)?.readsIndex).toBe(line.startsWith('git diff'));
     expect(reads(line)?.revisions).toEqual(expected);
   });
 
