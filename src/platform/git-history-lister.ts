@@ -176,10 +176,12 @@ class HistoryWalk {
       if (this.entriesRead > MAX_TREE_ENTRIES) return 'too-many';
       for (const entry of entries) {
         const path = `${prefix}${entry.name}`;
-        if (entry.mode === '40000') pending.push([entry.id, `${path}/`]);
+        // git reads a mode by its type bits (old tools wrote `040000`).
+        const type = parseInt(entry.mode, 8) & 0o170000;
+        if (type === 0o040000) pending.push([entry.id, `${path}/`]);
         // A submodule's history is another repository's, printed inline by `--submodule=diff` or
         // the `diff.submodule` setting (which may be in a config not read here).
-        else if (entry.mode === '160000') return { unknown: `${path} is a submodule, whose files a patch may print` };
+        else if (type === 0o160000) return { unknown: `${path} is a submodule, whose files a patch may print` };
         else {
           this.paths.add(path);
           if (this.paths.size > this.limit) return 'too-many';

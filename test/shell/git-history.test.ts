@@ -202,6 +202,21 @@ describe('git log -p, git show and git diff of commits whose trees held a secret
     else expect(paths).toEqual(git(repo, 'ls-files').split('\n'));
   });
 
+  it('a tree whose directory mode is zero-padded (040000, old tools) is walked as git walks it', async () => {
+    const repo = join(root, 'zero-padded');
+    mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(join(root, 'secret'), `${SECRET}\n`);
+    const blob = git(repo, 'hash-object', '-w', join(root, 'secret'));
+    const inner = execFileSync('git', ['mktree'], { cwd: repo, input: `100644 blob ${blob}\t.env\n`, encoding: 'utf8' }).trim();
+    const outer = execFileSync('git', ['hash-object', '-t', 'tree', '-w', '--literally', '--stdin'], {
+      cwd: repo, input: Buffer.concat([Buffer.from('040000 sub\0'), Buffer.from(inner, 'hex')]), encoding: 'utf8',
+    }).trim();
+    git(repo, 'update-ref', 'refs/heads/main', git(repo, 'commit-tree', '-m', 'odd', outer));
+    expect(run(repo, 'git log -p')).toContain(SECRET);
+    expect((await decide('default', repo, 'git log -p')).reason).toContain(`${repo}/sub/.env`);
+  });
+
   it('a shallow clone is unresolvable: its history is not its objects\' parents', async () => {
     const repo = join(root, 'shallow');
     const evaluation = await decide('default', repo, 'git log -p');
