@@ -9,7 +9,7 @@
  * entries, `:/re`, `--all` and such take commits from elsewhere: unknown. Pathspecs are ignored
  * (more is read than git prints: over-denial only).
  */
-import { posix } from 'node:path';
+import { dotsOutsideBraces, gitGlobalOptions } from './git-command-line.js';
 import { colonOutsideBraces } from './git-file-arguments.js';
 
 export interface HistoryRevision {
@@ -50,21 +50,10 @@ const NEUTRAL = /^(--oneline|--graph|--decorate(=.*)?|--no-decorate|--abbrev-com
 /** `git log` options under which the printed commits are the first ones walked (no filter). */
 const UNFILTERED = /^(-p|-u|--patch|--patch-with-stat|--patch-with-raw|--binary|--full-index|--no-color|--color(=\w+)?|--stat(=.*)?|--shortstat|--numstat|--name-only|--name-status|--raw|--summary|--oneline|--format=.*|--pretty(=.*)?|--graph|--decorate(=.*)?|--no-decorate|--abbrev-commit|--date=.*|--relative-date|--reverse|--(topo|date|author-date)-order|--first-parent|-M|--find-renames|--no-renames|--parents|--children)$/;
 const PSEUDO_REVISIONS = /^--(all|branches|tags|remotes|glob|exclude|reflog|alternate-refs|indexed-objects|stdin|bisect|walk-reflogs)(=|$)|^-g$/;
-const GLOBAL_VALUED = new Set(['-c', '--config-env', '--exec-path', '--list-cmds', '--super-prefix']);
-const OTHER_REPOSITORY = /^--(git-dir|work-tree|namespace|bare)(=|$)/;
 
 export function gitHistoryReads(argv: readonly string[], cwd: string): HistoryReads | undefined {
-  let directory = cwd;
-  const unknown: string[] = [];
-  let i = 1;
-  for (; i < argv.length && argv[i]!.startsWith('-'); i++) {
-    const option = argv[i]!;
-    if (option === '-C' && argv[i + 1] !== undefined) directory = posix.resolve(directory, argv[++i]!);
-    else if (OTHER_REPOSITORY.test(option)) {
-      unknown.push(`git ${option} names another repository than the one git finds from ${directory}`);
-      if (!option.includes('=') && option !== '--bare') i++;
-    } else if (GLOBAL_VALUED.has(option)) i++;
-  }
+  const { directory, subcommandAt: i, unknown: repositoryUnknown } = gitGlobalOptions(argv, cwd);
+  const unknown = [...repositoryUnknown];
   const subcommand = argv[i];
   if (subcommand === undefined || REACH[subcommand] === undefined) return undefined;
   let reach = REACH[subcommand]!;
@@ -166,16 +155,4 @@ function single(text: string, reach: HistoryRevision['reach'], out: HistoryRevis
     }
   }
   out.push({ name: name === '@' ? 'HEAD' : name, steps, reach: steps === undefined ? 'ancestors' : reach });
-}
-
-/** Where `..` first appears outside `{…}`; -1 if nowhere. */
-function dotsOutsideBraces(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length - 1; i++) {
-    const char = text[i];
-    if (char === '{') depth++;
-    else if (char === '}' && depth > 0) depth--;
-    else if (char === '.' && text[i + 1] === '.' && depth === 0) return i;
-  }
-  return -1;
 }

@@ -7,7 +7,7 @@
  * `X^{/re}`, `:/re`, `X^!`) need nothing. `REV:PATH` is a path read (git-file-arguments.ts).
  * `git log` walks commits and ignores blobs it is given (checked with git 2.39).
  */
-import { posix } from 'node:path';
+import { dotsOutsideBraces, gitGlobalOptions } from './git-command-line.js';
 import { colonOutsideBraces } from './git-file-arguments.js';
 
 /** The base of a revision, before its suffixes: a name to resolve, or a ref's reflog (`NAME@{2}`). */
@@ -29,26 +29,12 @@ export interface PrintedRevisions {
 /** Subcommands that print a blob they are given by name (verified with git: show, diff). */
 const PRINTING = new Set(['show', 'diff']);
 
-/** Global options whose value is the next word. */
-const GLOBAL_VALUED = new Set(['-c', '--config-env', '--exec-path', '--list-cmds', '--super-prefix']);
-/** Global options that choose another repository or ref namespace than the one discovered from the directory. */
-const OTHER_REPOSITORY = /^--(git-dir|work-tree|namespace|bare)(=|$)/;
-
 /** Revision options that add every ref, reflog entry, index entry or stdin line as a revision (`git show --tags` shows a tagged blob). */
 const PSEUDO_REVISIONS = /^--(all|branches|tags|remotes|glob|reflog|alternate-refs|indexed-objects|stdin|bisect)(=|$)/;
 
 export function gitPrintedRevisions(argv: readonly string[], cwd: string): PrintedRevisions | undefined {
-  let directory = cwd;
-  const unknown: string[] = [];
-  let i = 1;
-  for (; i < argv.length && argv[i]!.startsWith('-'); i++) {
-    const option = argv[i]!;
-    if (option === '-C' && argv[i + 1] !== undefined) directory = posix.resolve(directory, argv[++i]!);
-    else if (OTHER_REPOSITORY.test(option)) {
-      unknown.push(`git ${option} names another repository than the one git finds from ${directory}`);
-      if (!option.includes('=') && option !== '--bare') i++;
-    } else if (GLOBAL_VALUED.has(option)) i++;
-  }
+  const { directory, subcommandAt: i, unknown: repositoryUnknown } = gitGlobalOptions(argv, cwd);
+  const unknown = [...repositoryUnknown];
   const subcommand = argv[i];
   if (subcommand === undefined || !PRINTING.has(subcommand)) return undefined;
   const bases: RevisionBase[] = [];
@@ -104,16 +90,4 @@ function singleRevision(text: string, bases: RevisionBase[], unknown: string[]):
     return;
   }
   if (text !== '') bases.push({ name: text, reflog: false });
-}
-
-/** Where `..` first appears outside `{…}` (`X^{/a..b}` is no range); -1 if nowhere. */
-function dotsOutsideBraces(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length - 1; i++) {
-    const char = text[i];
-    if (char === '{') depth++;
-    else if (char === '}' && depth > 0) depth--;
-    else if (char === '.' && text[i + 1] === '.' && depth === 0) return i;
-  }
-  return -1;
 }

@@ -24,26 +24,15 @@ import { evaluate } from '../../src/policy/evaluate.js';
 import { gitHistoryReads } from '../../src/shell/git-history-reads.js';
 import { sharedAnalyzer } from './helpers.js';
 import { bundledPolicy } from './policy-eval.js';
+import { fixtureGit, printedByRealGit } from '../helpers/real-git.js';
 
 const SECRET = 'TOKEN=hunter2';
 let root = '';
 let home = '';
 let firstCommit = '';
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' },
-  }).trim();
-}
-
-function run(cwd: string, line: string): string {
-  try {
-    return execFileSync('bash', ['-c', `${line} 2>&1`], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_PAGER: 'cat' } });
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout ?? '');
-  }
-}
+const git = (cwd: string, ...args: string[]): string => fixtureGit(home, cwd, ...args);
+const run = (cwd: string, line: string): string => printedByRealGit(home, cwd, line);
 
 async function decide(policy: 'default' | 'ci-strict', workspace: string, line: string, withHistory = true) {
   const canonicalize = realpathCanonicalizer();
