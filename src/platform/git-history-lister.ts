@@ -152,15 +152,20 @@ class HistoryWalk {
   }
 
   private commit(id: string): CommitLinks | Unknown {
-    const known = this.commits.get(id);
-    if (known) return known;
+    return this.parsed(this.commits, id, 'commit', commitLinks);
+  }
+
+  /** An object of `type`, parsed once per walk; unknown when missing, of another type or malformed. */
+  private parsed<T>(cache: Map<string, T>, id: string, type: 'commit' | 'tree', parse: (body: Uint8Array) => T | undefined): T | Unknown {
+    const known = cache.get(id);
+    if (known !== undefined) return known;
     const content = this.store.content(id);
-    if (content === undefined) return { unknown: `commit ${id} is not in the repository` };
+    if (content === undefined) return { unknown: `${type} ${id} is not in the repository` };
     if ('unknown' in content) return content;
-    const links = content.type === 'commit' ? commitLinks(content.body) : undefined;
-    if (!links) return { unknown: `object ${id} is not a commit that can be read` };
-    this.commits.set(id, links);
-    return links;
+    const value = content.type === type ? parse(content.body) : undefined;
+    if (value === undefined) return { unknown: `object ${id} is not a ${type} that can be read` };
+    cache.set(id, value);
+    return value;
   }
 
   private tree(start: string): Stop | undefined {
@@ -192,14 +197,6 @@ class HistoryWalk {
   }
 
   private entries(id: string): readonly TreeEntry[] | Unknown {
-    const known = this.trees.get(id);
-    if (known) return known;
-    const content = this.store.content(id);
-    if (content === undefined) return { unknown: `tree ${id} is not in the repository` };
-    if ('unknown' in content) return content;
-    const entries = content.type === 'tree' ? treeEntries(content.body) : undefined;
-    if (!entries) return { unknown: `object ${id} is not a tree that can be read` };
-    this.trees.set(id, entries);
-    return entries;
+    return this.parsed(this.trees, id, 'tree', treeEntries);
   }
 }
