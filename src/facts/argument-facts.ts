@@ -16,7 +16,7 @@ export interface ShellPathFact {
   readonly path: string;
   readonly access: Access;
   readonly origin: PathOrigin;
-  readonly flags: { readonly glob?: true; readonly denyOnly?: true };
+  readonly flags: { readonly glob?: true; readonly denyOnly?: true; readonly named?: true };
 }
 
 /** Existence checks per call; past it the call is unresolvable (padding must not hide a file). */

@@ -5,7 +5,7 @@ import { treeReadFacts } from './tree-facts.js';
 import { gitObjectUnresolvable } from './git-object-facts.js';
 import { gitHistoryReadFacts } from './git-history-facts.js';
 import { inferKind } from './infer-kind.js';
-import { isUnresolvablePath, resolveGlobPath, resolvePath, tidiedPath } from './paths.js';
+import { isUnresolvablePath, lexicalOnly, resolveGlobPath, resolvePath, tidiedPath } from './paths.js';
 import { analyzeShellCall, UNKNOWN_SESSION } from './shell-call.js';
 import type { ToolCallState } from './tool-call.js';
 import type { ExtractContext } from './context.js';
@@ -31,7 +31,7 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
   const paths: PathFact[] = [];
   // Created with the first path (most calls have none).
   let seen: Set<string> | undefined;
-  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> = NO_FLAGS) => {
+  const addPath = (rawPath: unknown, access: Access, origin: PathOrigin, cwd = context.workspace, flags: Pick<PathFact, 'glob' | 'denyOnly'> & { readonly named?: true } = NO_FLAGS) => {
     if (typeof rawPath !== 'string' || rawPath === '') return;
     if (rawPath.includes('\0')) {
       unresolvable.push(`a path with a NUL byte, which no file can have: ${JSON.stringify(rawPath)}`);
@@ -45,7 +45,8 @@ export function extractFacts(call: ToolCallState, context: ExtractContext): Call
       // Deny rules still see it, as if the session ran at the root (`**/.env` matches wherever it is).
       return addPath(rawPath, access, origin, '/', { ...flags, denyOnly: true });
     }
-    const resolved = flags.glob ? resolveGlobPath(rawPath, cwd, context.home, context.canonicalize) : resolvePath(rawPath, cwd, context.home, context.canonicalize);
+    const canonicalize = flags.named ? lexicalOnly : context.canonicalize;
+    const resolved = flags.glob ? resolveGlobPath(rawPath, cwd, context.home, canonicalize) : resolvePath(rawPath, cwd, context.home, canonicalize);
     if (isUnresolvablePath(resolved)) {
       unresolvable.push(resolved.unresolvable);
       return;

@@ -11,8 +11,8 @@ import type { CommandAnalysis } from '../shell/types.js';
 import type { ShellPathFact } from './argument-facts.js';
 
 /**
- * Absolute paths of every file in the trees of the commits `reads.revisions` reach, in the
- * repository git would use from `reads.directory` (ancestors at most `depth` parent steps away,
+ * Absolute paths of every file in the trees of the commits `reads.revisions` reach, under the
+ * canonical directory of the repository git would use from `reads.directory` (ancestors at most `depth` parent steps away,
  * unless a word names no object: a path), and in its index when `readsIndex`; 'too-many' past
  * `limit` paths or the lister's own walk limits.
  */
@@ -21,7 +21,12 @@ export type GitHistoryLister = (reads: Pick<HistoryReads, 'directory' | 'revisio
 /** Paths listed per call. */
 const MAX_HISTORY_PATHS = 20_000;
 
-const DENY_ONLY = Object.freeze({ denyOnly: true as const });
+/**
+ * Names in git's trees, not files on disk: git prints the committed content whatever is at that
+ * path now, so they are matched as named (under the repository's canonical directory), never
+ * canonicalised one by one.
+ */
+const HISTORY_NAME = Object.freeze({ denyOnly: true as const, named: true as const });
 const NONE: readonly never[] = Object.freeze([]);
 
 export function gitHistoryReadFacts(analysis: CommandAnalysis, listHistory: GitHistoryLister | undefined): { readonly facts: readonly ShellPathFact[]; readonly unresolvable: readonly string[] } {
@@ -50,7 +55,7 @@ export function gitHistoryReadFacts(analysis: CommandAnalysis, listHistory: GitH
     const paths = listHistory(reads, MAX_HISTORY_PATHS);
     if (paths === 'too-many') (unresolvable ??= []).push(`${shown} may print the content of more committed files than are listed (${MAX_HISTORY_PATHS} paths)`);
     else if ('unknown' in paths) (unresolvable ??= []).push(`${shown} may print committed files' content: ${paths.unknown}`);
-    else for (let k = 0; k < paths.length; k++) (facts ??= []).push({ path: paths[k]!, access: 'read', origin: 'argument', flags: DENY_ONLY });
+    else for (let k = 0; k < paths.length; k++) (facts ??= []).push({ path: paths[k]!, access: 'read', origin: 'argument', flags: HISTORY_NAME });
   }
   return { facts: facts ?? NONE, unresolvable: unresolvable ?? NONE };
 }

@@ -6,7 +6,7 @@
  * shallow or partial clone, grafts, a submodule, or anything the resolver cannot read is unknown; past the walk
  * limits, 'too-many'. No cache across calls: the history changes.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import type { GitHistoryLister } from '../facts/git-history-facts.js';
 import type { HistoryRevision } from '../shell/git-history-reads.js';
 import { indexPaths } from './git-index.js';
@@ -67,7 +67,14 @@ class HistoryWalk {
       const stop = this.revision(revisions[r]!, named[r]!, bound);
       if (stop !== undefined) return stop;
     }
-    return [...this.paths].map((path) => `${this.root}/${path}`);
+    // The names are matched as they are (facts/git-history-facts.ts): their directory must be canonical.
+    let root: string;
+    try {
+      root = realpathSync.native(this.root);
+    } catch {
+      return { unknown: `${this.root} cannot be resolved to a canonical directory` };
+    }
+    return [...this.paths].map((path) => `${root}/${path}`);
   }
 
   private revision(revision: HistoryRevision, named: ReturnType<typeof resolveNamedObject>, depth: number | undefined): Stop | undefined {

@@ -115,8 +115,15 @@ export function compilePathMatcher(source: string): PathMatcher | { error: strin
     }
     return matcher;
   };
-  const canonicalOf = (anchored: string, context: PathContext, forAllow: boolean) =>
-    canonicalVariant(anchored, context, forAllow ? rootOf(context) : undefined);
+  // Once per evaluation, not per path tested: a context stands for one evaluation (types.ts).
+  let lastVariant: { readonly context: PathContext; readonly anchored: string; readonly forAllow: boolean; readonly variant: string | undefined } | undefined;
+  const canonicalOf = (anchored: string, context: PathContext, forAllow: boolean) => {
+    const last = lastVariant;
+    if (last !== undefined && last.context === context && last.anchored === anchored && last.forAllow === forAllow) return last.variant;
+    const variant = canonicalVariant(anchored, context, forAllow ? rootOf(context) : undefined);
+    lastVariant = { context, anchored, forAllow, variant };
+    return variant;
+  };
   // The anchored pattern and its matcher for the last workspace and home (one session asks again and again).
   let last: { readonly workspace: string; readonly home: string; readonly anchored: string; readonly matcher: (path: string) => boolean } | undefined;
   const anchoredFor = (context: PathContext) => {

@@ -33,12 +33,14 @@ export interface PathMatcher {
   testGlob(glob: string, context: PathContext, mode: 'some' | 'every'): boolean;
 }
 
+/** One evaluation's view of the file system (path-context.ts makes a fresh one per evaluation). */
 export interface PathContext {
   readonly workspace: string;
   readonly home: string;
   /**
    * Where an absolute path really leads (symlinks resolved as the kernel does; as written when it
-   * cannot be), for the anchors of patterns. Absent: patterns are matched as written only.
+   * cannot be), for the anchors of patterns. Absent: patterns are matched as written only. Within
+   * one context the same path gets the same answer, so what is derived from it may be kept.
    */
   readonly canonicalize?: (absolutePath: string) => string;
 }
