@@ -47,6 +47,9 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'go test example.com/x@v1.0.0', 'go test -frob ./...', 'go test ./... -args -update', 'go test ./... -args /tmp/x', 'go test ./... -- -x',
     'go test ./... -v extra', 'go vet -frob ./...', 'go test -vet=off,vettool ./...', 'go test -coverpkg=../other/... ./...', 'go test -buildmode=plugin ./...',
   ],
+  // verified: after the allowed `echo '>>> import os; os.system("id > pwned.txt")' > x.log && echo > ./--doctest-glob=x.log`,
+  // bash expanded `*.log` to `--doctest-glob=x.log x.log` and pytest ran the doctest (pwned.txt created)
+  'a glob that may expand to options': ['pytest -q *.log', 'pytest *', 'pytest -k parse ?*', 'cargo test *', 'make test [a-z]*', 'go test *'],
   // verified: with a `build-%: ; @echo building $*` rule, make ran `touch pwned.log`; the built-in `%: %.sh` rule wrote ../out/tool
   'make targets that run or write what the line chose': [
     "make test 'build-x;touch pwned.log'", 'make test ../out/tool', 'make test /tmp/x', "make test 'x y'", 'make test -- ../x',
@@ -65,7 +68,7 @@ const everyday = [
   'go vet ./...', 'go vet -printf=false ./...',
   'pytest', 'pytest -q', 'pytest -x tests/test_a.py', 'pytest -k parse', 'pytest -vv -x --tb=short', 'pytest tests/test_a.py::test_parse -q',
   "pytest -k 'not slow' -m unit", 'pytest --lf', 'pytest --maxfail=1 -rA', 'pytest -p no:cacheprovider', 'pytest -q -W error::DeprecationWarning',
-  'pytest --durations=10', 'pytest --co -q', 'pytest -n 4', 'pytest --ignore=tests/slow', 'pytest -xkparse', 'pytest --sw', 'pytest tests -- tests/test_b.py',
+  'pytest --durations=10', 'pytest --co -q', 'pytest -n 4', 'pytest --ignore=tests/slow', 'pytest -xkparse', 'pytest --sw', 'pytest tests -- tests/test_b.py', 'pytest tests/*',
   'make test', 'make test -j4', 'make -j4 test', 'make test -k -s',
 ];
 
