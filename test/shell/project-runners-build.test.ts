@@ -24,10 +24,11 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     `printf '>>> import os; os.system("id > pwned.txt")\\n0\\n' > x.log && pytest --doctest-glob='*.log' x.log`,
     "pytest --doctest-glob '*.log' x.log", 'pytest -W error::this.W', 'pytest -Werror::x.W', 'pytest --pythonwarnings=error::x.W',
   ],
-  // verified: pdb read the line's stdin and ran it (a file created); pytest-benchmark emptied README.md
+  // verified: pdb read the line's stdin and ran it (a file created); pytest-benchmark emptied README.md, and imported
+  // `this` (printed the Zen) for --benchmark-timer; pytest-html and pytest-cov are not installed here (their documentation)
   'pytest debuggers and report files': [
     `echo 'import os; os.system("id")' | pytest --trace`, 'pytest --pdb', 'pytest --benchmark-json=README.md', 'pytest --html=README.md',
-    'pytest --cov-config=x.log', 'pytest --cov-report=html:/tmp/x', 'pytest --benchmark-timer=os.system', 'pytest --frob',
+    'pytest --cov-config=x.log', 'pytest --cov-report=html:/tmp/x', 'pytest --benchmark-timer=this.x', 'pytest --frob',
   ],
   // verified: `pytest tests -- -pthis` and `python3 -m pytest tests -- -px` imported the module (pytest's plugin pre-scan
   // reads every word); `pytest -- @.env` and `pytest -k @.env` printed TOKEN=secret (argparse reads @FILE anywhere)
@@ -45,7 +46,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
   'go flags, packages and test binary arguments outside the allowlist': [
     'go test -mod=mod example.com/x', 'go test -mod mod ./...', 'go test ../other/...', 'go test ./a/../../x', 'go test /abs/pkg',
     'go test example.com/x@v1.0.0', 'go test -frob ./...', 'go test ./... -args -update', 'go test ./... -args /tmp/x', 'go test ./... -- -x',
-    'go test ./... -v extra', 'go vet -frob ./...', 'go test -vet=off,vettool ./...', 'go test -coverpkg=../other/... ./...', 'go test -buildmode=plugin ./...',
+    'go test ./... -v extra', 'go -C /tmp test ./...', 'go test -C=/tmp ./...', 'go vet -frob ./...', 'go test -vet=off,vettool ./...', 'go test -coverpkg=../other/... ./...', 'go test -buildmode=plugin ./...',
   ],
   // verified: after the allowed `echo '>>> import os; os.system("id > pwned.txt")' > x.log && echo > ./--doctest-glob=x.log`,
   // bash expanded `*.log` to `--doctest-glob=x.log x.log` and pytest ran the doctest (pwned.txt created)
