@@ -38,7 +38,9 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'pytest tests -- ../outside/test_o.py', 'pytest -- /tmp/outside', 'pytest --ignore=/tmp', 'pytest --ignore ../x', 'pytest --deselect=../x.py::t',
     'pytest --ignore-glob=/tmp/*',
   ],
+  // verified: libtest's getopts took `--` as --skip's value and wrote lf.txt
   'cargo options outside the allowlist': [
+    'cargo test -- --skip -- --logfile lf.txt',
     'cargo test --frob', 'cargo check --frob', 'cargo test --target ./x.json', 'cargo test --target=x.json', 'cargo check --target /tmp/spec',
     'cargo test -- --frob', 'cargo test -- -Z unstable-options --format json', 'cargo test -- --logf x.log', 'cargo test --workspac',
     'cargo test --release -Fx --frob',

@@ -100,7 +100,9 @@ function takeValue(program: string, option: string, arity: Arity, inline: string
     return why ? `${program} ${option} ${value}: ${why}` : undefined;
   };
   if (inline !== undefined) return refuse(inline) ?? 0;
-  if (next === undefined || next === '--') return 0;
+  if (next === undefined) return 0;
+  // getopts takes `--` as the value and reads on (`cargo test -- --skip -- --logfile x` wrote x); clap and argparse refuse it.
+  if (next === '--') return arity.takes === 'optional' ? 0 : `${program} ${option} --: a value that may end the options or not`;
   if (next.startsWith('-') && next !== '-') return arity.takes === 'optional' ? 0 : (refuse(next) ?? 0);
   return refuse(next) ?? 1;
 }
