@@ -37,5 +37,10 @@ export function isProjectRunner(program: string): boolean {
  */
 export function projectRunnerHazard(program: string, argv: readonly Word[]): string | undefined {
   const check = CHECKS.get(program);
-  return check ? check(argv.slice(1).map((word) => word.text)) : undefined;
+  if (!check) return undefined;
+  // bash expands `*.log` to the project's file names, which may be options: with a file named
+  // `--doctest-glob=x.log` (a *.log write), `pytest *.log` ran the doctest in x.log.
+  const optionGlob = argv.slice(1).find((word) => word.glob && /^[*?[]/.test(word.text));
+  if (optionGlob) return `${program} ${optionGlob.text}: a glob that may expand to options (a file named --x=…)`;
+  return check(argv.slice(1).map((word) => word.text));
 }

@@ -1,4 +1,5 @@
 import { abbreviates, longName, ownWords, type Check } from './options.js';
+import { leavesProject } from './project-paths.js';
 
 // GNU make: short options with a value, without, and with an optional value glued on (`-j4`).
 const MAKE_LONG_HAZARDS = ['file', 'makefile', 'eval', 'directory', 'include-dir'];
@@ -33,9 +34,21 @@ export const make: Check = (args) => {
     }
     // `make test SHELL=cmd` / `CC=cmd`: a variable set on the command line overrides the makefile's.
     if (word.includes('=')) return `make ${word} overrides a makefile variable (its recipes may run it)`;
+    const target = targetHazard(word);
+    if (target) return target;
   }
   // After `--`, words are still targets or variable assignments.
   const rest = args.slice(args.indexOf('--') + 1);
   if (args.includes('--') && rest.some((word) => word.includes('='))) return 'make overrides a makefile variable after --';
-  return undefined;
+  return args.includes('--') ? rest.map(targetHazard).find(Boolean) : undefined;
 };
+
+/**
+ * A target is pasted into recipes as `$@`/`$*` (`build-%: ; go build ./cmd/$*` runs `make 'build-x;id'`'s
+ * id) and names the file a rule writes (the built-in `%: %.sh` writes `make ../bin/tool` outside the
+ * project): a target must be a plain name in the project.
+ */
+function targetHazard(word: string): string | undefined {
+  if (!/^[A-Za-z0-9_.+/-]+$/.test(word)) return `make ${word}: a target that is not a plain name (recipes paste it into shell code)`;
+  return leavesProject(word) ? `make ${word}: a target outside the project (a rule would write it)` : undefined;
+}
