@@ -16,6 +16,7 @@ import { make } from './project-runners/make.js';
 import { npm, npx, pnpmYarn } from './project-runners/node-packages.js';
 import type { Check } from './project-runners/options.js';
 import { pytestHazard } from './project-runners/pytest.js';
+import { python } from './project-runners/python.js';
 import { testRunner } from './project-runners/test-runners.js';
 
 const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
@@ -24,9 +25,26 @@ const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['cargo', cargo], ['go', go], ['pytest', pytestHazard], ['py.test', pytestHazard],
 ]);
 
+/** python, python3, python3.12 … (`python -m pytest`: project-runners/python.ts). */
+const PYTHON = /^python[0-9.]*$/;
+
+/**
+ * Interpreters and build tools that run a project's scripts or build files without options checked
+ * here: only their environment is a project runner's (runner-environment.ts), since a project's
+ * code may read any variable (`X=id node scripts/build.js`).
+ */
+const RUNS_PROJECT_CODE: ReadonlySet<string> = new Set([
+  'node', 'nodejs', 'deno', 'bun', 'bunx', 'ruby', 'perl', 'php', 'gradle', 'gradlew', 'mvn', 'mvnw', 'tox', 'nox', 'rake', 'bundle',
+  'poetry', 'uv', 'uvx', 'pipenv', 'hatch', 'pdm', 'just', 'dotnet', 'sbt', 'mix', 'swift', 'cmake', 'ctest', 'ninja', 'meson', 'bazel', 'ant',
+]);
+
+function checkOf(program: string): Check | undefined {
+  return CHECKS.get(program) ?? (PYTHON.test(program) ? python : undefined);
+}
+
 /** Programs that run a project's own code (its scripts, makefile, tests, build scripts). */
 export function isProjectRunner(program: string): boolean {
-  return CHECKS.has(program);
+  return checkOf(program) !== undefined || RUNS_PROJECT_CODE.has(program);
 }
 
 /**
@@ -36,7 +54,7 @@ export function isProjectRunner(program: string): boolean {
  * project's scripts may read any.
  */
 export function projectRunnerHazard(program: string, argv: readonly Word[]): string | undefined {
-  const check = CHECKS.get(program);
+  const check = checkOf(program);
   if (!check) return undefined;
   // bash expands `*.log` to the project's file names, which may be options: with a file named
   // `--doctest-glob=x.log` (a *.log write), `pytest *.log` ran the doctest in x.log.
