@@ -16,11 +16,12 @@ import { make } from './project-runners/make.js';
 import { npm, npx, pnpmYarn } from './project-runners/node-packages.js';
 import type { Check } from './project-runners/options.js';
 import { pytestHazard } from './project-runners/pytest.js';
-import { testRunner } from './project-runners/test-runners.js';
+import { scriptWords } from './project-runners/test-runners.js';
+import { vitestWords } from './project-runners/vitest-words.js';
 
 const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['make', make], ['gmake', make],
-  ['npm', npm], ['npx', npx], ['pnpm', pnpmYarn('pnpm')], ['yarn', pnpmYarn('yarn')], ['vitest', testRunner], ['jest', testRunner], ['mocha', testRunner],
+  ['npm', npm], ['npx', npx], ['pnpm', pnpmYarn('pnpm')], ['yarn', pnpmYarn('yarn')], ['vitest', vitestWords], ['jest', scriptWords], ['mocha', scriptWords],
   ['cargo', cargo], ['go', go], ['pytest', pytestHazard], ['py.test', pytestHazard],
 ]);
 
