@@ -124,7 +124,9 @@ describe('npm, npx, pnpm, yarn and script words', () => {
     expect((await analyze('npm test --x=id')).unresolvable.join()).toMatch(/npm --x/);
     expect((await analyze('npm test --script-shell=id')).unresolvable.join()).toMatch(/script-shell/);
     expect((await analyze('npm test -- x.log')).unresolvable.join()).toMatch(/x\.log/);
-    expect((await analyze('npm test -- --openssl-config=x.log')).unresolvable.join()).toMatch(/--openssl-config/);
+    expect((await analyze('npm test -- --openssl-config=x.log')).unresolvable.join()).toMatch(/test runner --openssl-config=x\.log loads code/);
+    expect((await analyze('pnpm -C /tmp test')).unresolvable.join()).toMatch(/pnpm --dir/);
+    expect((await analyze('npm test -- a.test.js --testNamePattern=x.log')).unresolvable.join()).toMatch(/script word --testNamePattern=x\.log: a file that is not/);
     expect((await analyze('npx vitest run --mode evil')).unresolvable.join()).toMatch(/--mode/);
   });
 });

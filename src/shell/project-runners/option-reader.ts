@@ -25,6 +25,8 @@ export interface OptionTable {
   readonly negation: boolean;
   /** Long options known to run, load or move what the line chose (matched by prefix, for a clearer message). */
   readonly hazards: readonly string[];
+  /** Short options known to stand for one of `hazards` (npm `-C` = `--prefix`). */
+  readonly shortHazards: ReadonlyMap<string, string>;
   /** Why an option that is not in the table is not allowed. */
   readonly unknown: string;
 }
@@ -63,7 +65,7 @@ export function readOption(table: OptionTable, words: readonly string[], at: num
 }
 
 function unknownOption(table: OptionTable, word: string, name: string, isLong: boolean): string {
-  const hazard = isLong ? abbreviates(name.replace(/^no-/, ''), table.hazards) : undefined;
+  const hazard = isLong ? abbreviates(name.replace(/^no-/, ''), table.hazards) : [...name].map((letter) => table.shortHazards.get(letter)).find(Boolean);
   if (hazard) return `${table.program} --${hazard} runs, loads or moves what the line chose`;
   return `${table.program} ${word}: ${table.unknown}`;
 }

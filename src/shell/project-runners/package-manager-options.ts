@@ -48,7 +48,10 @@ const NPM_SHORT = new Map<string, OptionSpec>([
 
 const NPM_UNKNOWN = 'an option not known to be inert (npm gives any other to the script as npm_config_*, and some run or load code)';
 
-export const NPM_OPTIONS: OptionTable = { program: 'npm', long: NPM_LONG, short: NPM_SHORT, switchTakesBoolean: true, negation: true, hazards: NPM_HAZARDS, unknown: NPM_UNKNOWN };
+export const NPM_OPTIONS: OptionTable = {
+  program: 'npm', long: NPM_LONG, short: NPM_SHORT, switchTakesBoolean: true, negation: true, hazards: NPM_HAZARDS,
+  shortHazards: new Map([['C', 'prefix'], ['g', 'global'], ['L', 'location'], ['c', 'call']]), unknown: NPM_UNKNOWN,
+};
 
 /**
  * npx reads its options before the package itself (bin/npx-cli.js) and then hands them to npm: a
@@ -60,6 +63,7 @@ export const NPX_OPTIONS: OptionTable = {
   ...NPM_OPTIONS,
   program: 'npx',
   long: new Map([...NPM_LONG].filter(([name]) => name !== 'no')),
+  shortHazards: new Map([...NPM_OPTIONS.shortHazards, ['p', 'package']]),
   switchTakesBoolean: false,
   negation: false,
 };
@@ -84,6 +88,7 @@ export const PNPM_OPTIONS: OptionTable = {
   switchTakesBoolean: true,
   negation: true,
   hazards: PNPM_YARN_HAZARDS,
+  shortHazards: new Map([['C', 'dir']]),
   unknown: 'an option the analysis does not know to be inert',
 };
 
@@ -98,5 +103,6 @@ export const YARN_OPTIONS: OptionTable = {
   switchTakesBoolean: false,
   negation: false,
   hazards: PNPM_YARN_HAZARDS,
+  shortHazards: new Map([['C', 'dir']]),
   unknown: 'an option the analysis does not know to be inert',
 };

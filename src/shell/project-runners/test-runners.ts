@@ -39,19 +39,24 @@ const KNOWN_HAZARDS = new Set([
 export function scriptWords(words: readonly string[]): string | undefined {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
+    const option = word.startsWith('-') && word !== '-' && word !== '--' ? scriptOptionProblem(words, i) : undefined;
+    if (option) return option;
     const path = scriptPathProblem(word);
     if (path) return `script word ${word}: ${path}`;
-    if (!word.startsWith('-') || word === '-' || word === '--') continue;
-    if (word === '--reporter' || word.startsWith('--reporter=')) {
-      const value = word === '--reporter' ? words[++i] : word.slice('--reporter='.length);
-      if (value === undefined || !SHARED_REPORTERS.has(value)) return `test runner --reporter ${value ?? ''}: not a reporter built into every test runner (others are modules to load)`;
-      continue;
-    }
-    const name = word.split('=', 1)[0]!;
-    if (SCRIPT_OPTIONS.has(word) || (FILTER_OPTIONS.has(name) && word.includes('='))) continue;
-    return testRunnerOptionProblem(word, 'vitest, jest, mocha and node --test');
   }
   return undefined;
+}
+
+/** Why the option at `words[at]` is not allowed in a script's words (a reporter's value is checked where it follows). */
+function scriptOptionProblem(words: readonly string[], at: number): string | undefined {
+  const word = words[at]!;
+  if (word === '--reporter' || word.startsWith('--reporter=')) {
+    const value = word === '--reporter' ? words[at + 1] : word.slice('--reporter='.length);
+    return value !== undefined && SHARED_REPORTERS.has(value) ? undefined : `test runner --reporter ${value ?? ''}: not a reporter built into every test runner (others are modules to load)`;
+  }
+  const name = word.split('=', 1)[0]!;
+  if (SCRIPT_OPTIONS.has(word) || (FILTER_OPTIONS.has(name) && word.includes('='))) return undefined;
+  return testRunnerOptionProblem(word, 'vitest, jest, mocha and node --test');
 }
 
 /** The message for a test runner option that is not allowed. */
