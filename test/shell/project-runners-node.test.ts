@@ -36,7 +36,8 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'npm test -- src/a.test.ts x.log', 'npm test -- a.test.js --testNamePattern=x.log', 'npm test -- a.test.js -t x.log',
     'npm test -- /tmp/x.js', 'npm test -- ../x.js', 'npm test -- src/../../x.js', "npm test -- '*.log'", "npm test -- 'src/**'",
     'npm test -- ~/x.js', 'npm test -- x.log/', 'npm test -- x.log/.', 'npm test -- -- x.log',
-    'pnpm test x.log', 'yarn test x.log', 'pnpm -r test x.log', 'pnpm run test x.log', 'npx mocha x.log',
+    'npm test --if-present x.log', 'npm test -D x.log', 'npm test --silent true x.log', 'npm test --color always x.log', 'npm test -w pkg-a x.log',
+    'npm test -- node_modules/husky/index.js', 'pnpm test x.log', 'yarn test x.log', 'pnpm -r test x.log', 'pnpm run test x.log', 'npx mocha x.log',
   ],
   // verified: node wrote README.md, mocha ran x.log as a spec and as a UI module, jest looked for a reporter module
   'options of node or mocha reach the runner': [
