@@ -13,8 +13,10 @@
  *   (node --test reads every word after the first file as a file, options included);
  *   `npm test -- --redirect-warnings=README.md w.test.js` wrote the warning into README.md.
  * - `npm run env --x=id --registry=http://127.0.0.1:9/` gave the script npm_config_x=id and
- *   npm_config_registry=http://127.0.0.1:9/.
- * - mocha: `mocha --spec x.log`, `mocha x.log` and `mocha -u ./x.log` ran x.log; `mocha
+ *   npm_config_registry=http://127.0.0.1:9/; with a script printing its arguments, `npm run t --color
+ *   always a`, `-D true a`, `--if-present false a` gave it `a` and `--silent true a` gave `true a`
+ *   (nopt's values after a switch, as option-reader.ts reads them).
+ * - mocha: `mocha --spec x.log`, `mocha x.log`, `mocha '*.log'` and `mocha -u ./x.log` ran x.log; `mocha
  *   --openssl-config=x.log` made node read x.log as its OpenSSL config (mocha passes node's options
  *   on); unknown options (`--fix`, `--run`, `--coverage`, `--update` …) are ignored.
  * - jest: `--reporters=dot` tried to load a module `dot`; `-g`, `--grep`, `--fix`, `--run`, `--update`
@@ -45,13 +47,14 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'npm test -- --redirect-warnings=README.md', 'npm test -- --openssl-config=x.log', 'npm test -- --diagnostic-dir=.git',
     'npm test -- --spec x.log', 'npm test -- -u ./x.log', 'npm test -- -u x.log', 'npm test -- --reporters=dot', 'npm test -- --reporter=spec',
     'npm test -- --reporter dot.log', 'pnpm test --openssl-config=x.log', 'yarn test --spec x.log', 'npx jest --reporters=dot', 'npx mocha --spec x.log',
-    'npm test -- --fix=x.log', 'npm test -- --watch-path=/tmp', 'npm test -- -ux',
+    'npm test -- --fix=x.log', 'npm test -- --watch-path=/tmp', 'npm test -- -ux', 'npm test -- --shard=x.log',
   ],
   // verified: the script's environment held npm_config_x=id and npm_config_registry
   'npm configuration reaches the script': [
     'npm test --x=id', 'npm test --foo', 'npm run test --registry=http://127.0.0.1:9/', 'npm --registry=http://127.0.0.1:9/ test',
     'npm test -x', 'npm test --silent=x', 'npm test --loglevel=x', 'npm test -w /tmp', 'npm test -w ../other', 'npm test --workspace=-x',
     'npm test --no-silent', 'npm test -sx', 'npx --registry=http://127.0.0.1:9/ vitest', 'npx --foo vitest', 'npx -x vitest',
+    'npm install --registry=http://127.0.0.1:9/ left-pad', 'npm publish --tag=-x', 'npm ci --script-shell=id',
     'pnpm --registry=http://127.0.0.1:9/ test', 'pnpm test --x=id', 'yarn --registry x test', 'pnpm --filter /tmp test',
     'npm exec vitest --reporter=./x.log', 'npm exec -- vitest --config x.log', 'npm x -- vitest --execArgv=--require=./x.log',
     'npm explore left-pad -- id', 'npm explo left-pad -- id', 'pnpm exec vitest --execArgv=--require=./x.log',
@@ -72,7 +75,7 @@ const everyday = [
   'npm test --silent', 'npm test -s', 'npm run test --if-present', 'npm test -w pkg-a', 'npm test --workspace=@scope/a', 'npm test -ws --if-present',
   'npm test --workspaces --include-workspace-root', 'npm test --loglevel warn', 'npm test -- -t parses', "npm test -- -t 'parses a line'",
   'npm test -- ./src/a.test.ts', 'npm test -- src/*.ts', "npm test -- 'test/**/*.test.js'", 'npm test -- test/shell', 'npm test -- .', 'npm test -- --coverage', 'npm test -- --run',
-  'npm test --ignore-scripts', 'npm test --no-color', 'npm test --color always', 'npx --yes vitest run', 'npx -y vitest run', 'npx --no vitest run',
+  'npm test -- --shard=1/3', 'npm test --ignore-scripts', 'npm test --no-color', 'npm test --color always', 'npx --yes vitest run', 'npx -y vitest run', 'npx --no vitest run',
   'npx --prefer-offline vitest run', 'npx vitest run -u', 'npx vitest run --watch=false', 'npx vitest run --passWithNoTests --bail 1',
   "npx vitest run -t 'parses a.b line'", 'npx vitest run --testNamePattern=parses', 'npx vitest run --no-file-parallelism', 'npx vitest run --shard=1/3',
   'pnpm -r --parallel test', 'pnpm test -- --watch=false', 'yarn test --watch=false', 'yarn --silent test', 'pnpm test src/a.test.ts',
@@ -83,6 +86,7 @@ const inert = [
   'npm run dev -- --help', 'npm run test:unit', 'npm run test:watch -- --run', 'npm install --save-dev vitest', 'npm ls --depth=0', 'npm audit --production',
   'npm pack --dry-run', 'yarn install --frozen-lockfile', 'pnpm install', 'npm view vitest version', 'npm config get registry', 'npx --yes cowsay hi',
   'npm --version', 'npm -v', 'pnpm exec vitest', 'npx tsc --noEmit', 'npm ci', 'npm run', 'npm start', 'npx jest --coverage', 'yarn', 'pnpm run build',
+  'npm publish --access public', 'npm version patch -m "Release %s"', 'npm cache clean --force', 'npm ls -p --all', 'npm publish --tag next --otp 123456',
   'pnpm --filter pkg-a test', 'npm install -D vitest', 'npm outdated', 'npm explain yaml', 'npm exec -- vitest run', 'npx eslint src --ext .ts', 'npm i',
 ];
 

@@ -16,6 +16,7 @@ const negatable: OptionSpec = { kind: 'switch', negatable: true };
 const fixed: OptionSpec = { kind: 'fixed' };
 const selector: OptionSpec = { kind: 'value', valid: projectSelector };
 const depth: OptionSpec = { kind: 'value', valid: count };
+const message: OptionSpec = { kind: 'value', valid: (text) => !text.startsWith('-') };
 
 /** Known to run, load or move what the line chose (for the message; any option not listed is refused anyway). */
 const NPM_HAZARDS = ['script-shell', 'node-options', 'prefix', 'global', 'location', 'userconfig', 'globalconfig', 'logs-dir', 'cache', 'package', 'call', 'shell', 'init-module', 'onload-script', 'node-gyp', 'registry'];
@@ -24,7 +25,8 @@ const NPM_HAZARDS = ['script-shell', 'node-options', 'prefix', 'global', 'locati
 const NPM_LONG = new Map<string, OptionSpec>([
   ...['if-present', 'ignore-scripts', 'foreground-scripts', 'include-workspace-root', 'offline', 'prefer-offline', 'prefer-online', 'json', 'all',
     'save', 'save-dev', 'save-exact', 'save-optional', 'save-prod', 'save-peer', 'dry-run', 'legacy-peer-deps', 'strict-peer-deps', 'audit', 'fund',
-    'version', 'usage', 'parseable', 'long', 'progress', 'unicode', 'package-lock'].map((name) => [name, negatable] as const),
+    'version', 'usage', 'parseable', 'long', 'progress', 'unicode', 'package-lock', 'package-lock-only', 'force', 'provenance', 'git-tag-version',
+    'allow-same-version'].map((name) => [name, negatable] as const),
   ['color', { kind: 'switch', negatable: true, switchWords: ['always'] }],
   ...['workspaces', 'yes', 'production'].map((name) => [name, { kind: 'switch', negatable: true, switchWords: ['null'] }] as const),
   // Shorthands: `--silent` is `--loglevel silent`, `--help` is `--usage`, `--no` is `--no-yes`.
@@ -37,13 +39,19 @@ const NPM_LONG = new Map<string, OptionSpec>([
   ['omit', { kind: 'value', valid: oneOf('dev', 'optional', 'peer') }],
   ['include', { kind: 'value', valid: oneOf('prod', 'dev', 'optional', 'peer') }],
   ['audit-level', { kind: 'value', valid: oneOf('info', 'low', 'moderate', 'high', 'critical', 'none') }],
+  // publish and version: who may install it, its dist-tag, a one-time password, the release commit's message.
+  ['access', { kind: 'value', valid: oneOf('public', 'restricted') }],
+  ['tag', { kind: 'value', valid: (tag) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(tag) }],
+  ['otp', depth],
+  ['message', message],
 ]);
 
 /** npm shorthands read as single words (`-ws`, `-dd`); letters run together are not allowed. */
 const NPM_SHORT = new Map<string, OptionSpec>([
   ...['s', 'q', 'd', 'dd', 'ddd'].map((name) => [name, fixed] as const),
-  ...['y', 'ws', 'a', 'D', 'E', 'O', 'P', 'S', 'h', 'v'].map((name) => [name, flag] as const),
+  ...['y', 'ws', 'a', 'D', 'E', 'O', 'P', 'S', 'h', 'v', 'f', 'l', 'p'].map((name) => [name, flag] as const),
   ['w', selector],
+  ['m', message],
 ]);
 
 const NPM_UNKNOWN = 'an option not known to be inert (npm gives any other to the script as npm_config_*, and some run or load code)';
@@ -63,6 +71,8 @@ export const NPX_OPTIONS: OptionTable = {
   ...NPM_OPTIONS,
   program: 'npx',
   long: new Map([...NPM_LONG].filter(([name]) => name !== 'no')),
+  // npx-cli reads `-p` as `--package`, not npm's `--parseable`.
+  short: new Map([...NPM_SHORT].filter(([name]) => name !== 'p')),
   shortHazards: new Map([...NPM_OPTIONS.shortHazards, ['p', 'package']]),
   switchTakesBoolean: false,
   negation: false,

@@ -18,8 +18,11 @@ const SCRIPT_OPTIONS = new Set([
   '--watch', '--no-watch', '--watch=false', '--watch=true', '--run', '-u', '--coverage', '-t', '--testNamePattern', '--test-name-pattern',
   '-g', '--grep', '--bail', '--passWithNoTests', '--silent', '--verbose', '--ci', '--help', '-h', '--version', '--fix', '--color', '--no-color',
 ]);
-/** Filters whose value may follow `=` (the whole word still passes the path rule). */
-const FILTER_OPTIONS = new Set(['--testNamePattern', '--test-name-pattern', '--grep']);
+/** Options whose value may follow `=` (the whole word still passes the path rule): name filters, and vitest's and jest's `--shard=I/N`. */
+const VALUED_OPTIONS: ReadonlyMap<string, (value: string) => boolean> = new Map([
+  ...['--testNamePattern', '--test-name-pattern', '--grep'].map((name) => [name, () => true] as const),
+  ['--shard', (value: string) => /^\d+\/\d+$/.test(value)],
+]);
 /** Built into vitest 4 and mocha alike, and write no file of their own. */
 const SHARED_REPORTERS = new Set(['dot', 'json', 'tap']);
 
@@ -54,8 +57,9 @@ function scriptOptionProblem(words: readonly string[], at: number): string | und
     const value = word === '--reporter' ? words[at + 1] : word.slice('--reporter='.length);
     return value !== undefined && SHARED_REPORTERS.has(value) ? undefined : `test runner --reporter ${value ?? ''}: not a reporter built into every test runner (others are modules to load)`;
   }
-  const name = word.split('=', 1)[0]!;
-  if (SCRIPT_OPTIONS.has(word) || (FILTER_OPTIONS.has(name) && word.includes('='))) return undefined;
+  const equals = word.indexOf('=');
+  const valid = equals === -1 ? undefined : VALUED_OPTIONS.get(word.slice(0, equals));
+  if (SCRIPT_OPTIONS.has(word) || valid?.(word.slice(equals + 1))) return undefined;
   return testRunnerOptionProblem(word, 'vitest, jest, mocha and node --test');
 }
 
