@@ -5,9 +5,11 @@
  * --script-shell=cmd` / `--node-options=--require=./x.log`, `cargo test --config
  * 'target.….runner="cmd"'`, `go test -exec cmd`, `pytest @.env` (arguments read from a file, shown
  * in its errors). A policy that allows `make test` trusts the project's files, not these: each one
- * makes the line unresolvable (asked, never allowed). Checked with the real programs where they
- * run here (GNU make, npm, vitest, pytest, cargo: test/shell/red-team-programs.test.ts says which
- * lines); go, pnpm, yarn, jest and mocha from their documentation.
+ * makes the line unresolvable (asked, never allowed). npm, npx, pnpm, yarn and the words a script
+ * receives are allowlists (project-runners/node-packages.ts, test-runners.ts, vitest-words.ts).
+ * Checked with the real programs where they run here (GNU make, npm, vitest, pytest, cargo:
+ * test/shell/red-team-programs.test.ts says which lines; node --test, jest and mocha:
+ * test/shell/project-runners-node.test.ts); go, pnpm and yarn from their documentation.
  */
 import type { Word } from './words.js';
 import { cargo } from './project-runners/cargo.js';
