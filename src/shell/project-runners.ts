@@ -1,13 +1,15 @@
 /**
  * Options of the programs that run a project's own code (make, npm/pnpm/yarn scripts, npx and
- * vitest, cargo, go, pytest) with which the line, not the project, chooses what runs, which code is
- * loaded or which files are opened: `make test --eval='x: ; cmd'` or `SHELL=cmd`, `npm test
- * --script-shell=cmd` / `--node-options=--require=./x.log`, `cargo test --config
- * 'target.….runner="cmd"'`, `go test -exec cmd`, `pytest @.env` (arguments read from a file, shown
- * in its errors). A policy that allows `make test` trusts the project's files, not these: each one
- * makes the line unresolvable (asked, never allowed). Checked with the real programs where they
- * run here (GNU make, npm, vitest, pytest, cargo: test/shell/red-team-programs.test.ts says which
- * lines); go, pnpm, yarn, jest and mocha from their documentation.
+ * vitest, cargo, go, pytest and `python -m pytest`) with which the line, not the project, chooses
+ * what runs, which code is loaded or which files are opened: `make test --eval='x: ; cmd'` or
+ * `SHELL=cmd`, `npm test --script-shell=cmd` / `-- x.log` (node --test runs it), `cargo test --config
+ * 'target.….runner="cmd"'`, `go test -exec cmd`, `pytest --doctest-glob='*.log'`. A policy that
+ * allows `make test` trusts the project's files, not these: each one makes the line unresolvable
+ * (asked, never allowed). Every check is an allowlist (project-runners/: an option or word not
+ * known to be inert is refused, named in the reason). Checked with the real programs where they run
+ * here (GNU make, npm, node --test, vitest, pytest, cargo; jest and mocha installed for the check:
+ * the test files under test/shell/project-runners-*.test.ts and red-team-programs.test.ts say which
+ * lines); go, pnpm and yarn from their documentation.
  */
 import type { Word } from './words.js';
 import { cargo } from './project-runners/cargo.js';
@@ -17,11 +19,12 @@ import { npm, npx, pnpmYarn } from './project-runners/node-packages.js';
 import type { Check } from './project-runners/options.js';
 import { pytestHazard } from './project-runners/pytest.js';
 import { python } from './project-runners/python.js';
-import { testRunner } from './project-runners/test-runners.js';
+import { scriptWords } from './project-runners/test-runners.js';
+import { vitestWords } from './project-runners/vitest-words.js';
 
 const CHECKS: ReadonlyMap<string, Check> = new Map<string, Check>([
   ['make', make], ['gmake', make],
-  ['npm', npm], ['npx', npx], ['pnpm', pnpmYarn('pnpm')], ['yarn', pnpmYarn('yarn')], ['vitest', testRunner], ['jest', testRunner], ['mocha', testRunner],
+  ['npm', npm], ['npx', npx], ['pnpm', pnpmYarn('pnpm')], ['yarn', pnpmYarn('yarn')], ['vitest', vitestWords], ['jest', scriptWords], ['mocha', scriptWords],
   ['cargo', cargo], ['go', go], ['pytest', pytestHazard], ['py.test', pytestHazard],
 ]);
 

@@ -9,9 +9,12 @@ const OPERATORS = ['&&', '||', ';', '|', '\n'];
 
 // `make -rf X` reads the makefile X, `make -x` and `make --yes` are options make does not have, and
 // `make /tmp` is a target outside the project (a rule would write it): all are rightly unresolvable
-// (project-runners/make.ts), so make gets none of them here.
+// (project-runners/make.ts), so make gets none of them here. Neither does npm get `-x` or `-rf`
+// (options it does not know are not allowed), nor `b.txt` or `/tmp`, which a script may be given
+// (`npm a b.txt`: node --test would run b.txt).
+const NOT_FOR: Readonly<Record<string, readonly string[]>> = { make: ['-rf', '-x', '--yes', '/tmp'], npm: ['-rf', '-x', 'b.txt', '/tmp'] };
 const simpleCommand = fc.tuple(fc.constantFrom(...PROGRAMS), fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }))
-  .filter(([program, args]) => program !== 'make' || !args.some((word) => word === '-rf' || word === '-x' || word === '--yes' || word === '/tmp'))
+  .filter(([program, args]) => !args.some((word) => NOT_FOR[program]?.includes(word)))
   .map(([program, args]) => [program, ...args]);
 const plainLine = fc.tuple(simpleCommand, fc.array(fc.tuple(fc.constantFrom(...OPERATORS), simpleCommand), { maxLength: 6 }));
 
