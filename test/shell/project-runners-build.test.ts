@@ -14,9 +14,9 @@
  * because nothing proves them inert (cargo 1.95 itself refuses `--target x.json` without
  * -Zjson-target-spec, and libtest refuses `--frob`: verified).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sharedAnalyzer } from './helpers.js';
-import { bundledPolicy, policyBench, type PolicyBench } from './policy-eval.js';
+import { redTeamCases } from './red-team.js';
 
 const escapes: Readonly<Record<string, readonly string[]>> = {
   // verified: pytest ran the doctest in x.log (pwned.txt created), and imported `this` (printed the Zen) from -W's category
@@ -76,25 +76,7 @@ const everyday = [
 ];
 
 describe('project runners as allowlists', () => {
-  let bench: PolicyBench | undefined;
-  const open = async () => (bench ??= policyBench(await sharedAnalyzer()));
-  afterAll(() => bench?.close());
-
-  for (const [group, lines] of Object.entries(escapes)) {
-    for (const name of ['default', 'ci-strict'] as const) {
-      it(`${group}: never allowed under ${name}.yaml`, async () => {
-        const b = await open();
-        const allowed = lines.filter((line) => b.decide(bundledPolicy(name), line).decision === 'allow');
-        expect(allowed).toEqual([]);
-      });
-    }
-  }
-
-  it('everyday lines stay allowed under default.yaml', async () => {
-    const b = await open();
-    const notAllowed = everyday.map((line) => ({ line, ...b.decide(bundledPolicy('default'), line) })).filter((r) => r.decision !== 'allow');
-    expect(notAllowed).toEqual([]);
-  });
+  redTeamCases(escapes, everyday);
 
   it('the reason names the option, value or word the analysis refused', async () => {
     const analyzer = await sharedAnalyzer();

@@ -8,10 +8,10 @@
  * allowed under default.yaml or ci-strict.yaml; the `everyday` lines of the same programs stay
  * allowed under default.yaml.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { treeReadFacts } from '../../src/facts/tree-facts.js';
 import { sharedAnalyzer } from './helpers.js';
-import { bundledPolicy, policyBench, type PolicyBench } from './policy-eval.js';
+import { redTeamCases } from './red-team.js';
 
 const escapes: Readonly<Record<string, readonly string[]>> = {
   // verified: make ran `id` (execve /usr/bin/id)
@@ -85,19 +85,7 @@ const everyday = [
 ];
 
 describe('program-level red team', () => {
-  let bench: PolicyBench | undefined;
-  const open = async () => (bench ??= policyBench(await sharedAnalyzer()));
-  afterAll(() => bench?.close());
-
-  for (const [group, lines] of Object.entries(escapes)) {
-    for (const name of ['default', 'ci-strict'] as const) {
-      it(`${group}: never allowed under ${name}.yaml`, async () => {
-        const b = await open();
-        const allowed = lines.filter((line) => b.decide(bundledPolicy(name), line).decision === 'allow');
-        expect(allowed).toEqual([]);
-      });
-    }
-  }
+  redTeamCases(escapes, everyday, 'everyday lines of the same programs stay allowed under default.yaml');
 
   it('a recursive read is unresolvable where its tree cannot be listed, or is too large', async () => {
     const analysis = (await sharedAnalyzer()).analyze('grep -rn TODO src', { cwd: '/w', home: '/home/dev' });
@@ -106,9 +94,4 @@ describe('program-level red team', () => {
     expect(treeReadFacts(analysis, () => ['/w/src/.env']).facts).toEqual([{ path: '/w/src/.env', access: 'read', origin: 'argument', flags: { denyOnly: true } }]);
   });
 
-  it('everyday lines of the same programs stay allowed under default.yaml', async () => {
-    const b = await open();
-    const notAllowed = everyday.map((line) => ({ line, ...b.decide(bundledPolicy('default'), line) })).filter((r) => r.decision !== 'allow');
-    expect(notAllowed).toEqual([]);
-  });
 });
