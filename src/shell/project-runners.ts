@@ -41,9 +41,36 @@ const RUNS_PROJECT_CODE: ReadonlySet<string> = new Set([
   'poetry', 'uv', 'uvx', 'pipenv', 'hatch', 'pdm', 'just', 'dotnet', 'sbt', 'mix', 'swift', 'cmake', 'ctest', 'ninja', 'meson', 'bazel', 'ant',
 ]);
 
+/** Tools that run a command in the project's Python environment: `uv run pytest` is pytest. */
+const ENVIRONMENT_RUNNERS: ReadonlySet<string> = new Set(['uv', 'poetry', 'pipenv', 'pdm']);
+
 function checkOf(program: string): Check | undefined {
-  return CHECKS.get(program) ?? (PYTHON.test(program) ? python : undefined);
+  return CHECKS.get(program) ?? (PYTHON.test(program) ? python : ENVIRONMENT_RUNNERS.has(program) ? environmentRunner(program) : undefined);
 }
+
+/**
+ * `uv|poetry|pipenv|pdm [options] run [options] COMMAND ARGS…`: COMMAND gets its own check when it
+ * is a runner checked here; the tool's own options around `run` are not modelled then (`uv run
+ * --with PKG` installs PKG, `--python` picks an interpreter, `--directory` moves the project).
+ */
+function environmentRunner(program: string): Check {
+  return (args) => {
+    const run = args.indexOf('run');
+    if (run === -1) return undefined;
+    const at = args.findIndex((word, index) => index > run && !word.startsWith('-'));
+    if (at === -1) return undefined;
+    const option = args.slice(0, at).find((word) => word !== 'run');
+    if (option !== undefined) {
+      // An option's value may hide where the command starts (`uv run --with evil pytest`).
+      const runsRunner = args.slice(at).some((word) => checkOf(programName(word)) !== undefined);
+      return runsRunner ? `${program} ${option}: an option the analysis does not know (it may install, pick or move what runs)` : undefined;
+    }
+    const check = checkOf(programName(args[at]!));
+    return check ? check(args.slice(at + 1)) : undefined;
+  };
+}
+
+const programName = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
 /** Programs that run a project's own code (its scripts, makefile, tests, build scripts). */
 export function isProjectRunner(program: string): boolean {

@@ -1,6 +1,7 @@
 /**
- * `python -m pytest` is pytest: a policy that allows it gets pytest's allowlist (and python's own
- * options before `-m` only when they load and write nothing), and a line that runs python, node or
+ * `python -m pytest` (and `uv|poetry|pipenv|pdm run pytest`) is pytest: a policy that allows it gets
+ * pytest's allowlist (and python's own options before `-m` only when they load and write nothing; the
+ * environment tool's own options not at all: `uv run --with PKG` installs PKG), and a line that runs python, node or
  * a build tool with a variable set gets a project runner's environment check. Verified with real
  * CPython 3 and pytest 9.0.3 in a throwaway directory: `python3 -m pytest --doctest-glob='*.log'
  * x.log` ran the doctest in x.log (a file created); `python3 -W error::this.W -c pass` imported
@@ -15,7 +16,7 @@ import { policyBench, type PolicyBench } from './policy-eval.js';
 /** A user policy that trusts the project's tests and scripts, as a Python or Node project's might. */
 function userPolicy(): PolicySet {
   const commands = ['python -m pytest', 'python3 -m pytest', 'python3.12 -m pytest', 'python3 -Bu -m pytest', 'python3 -X utf8 -m pytest', 'python3 -W error::this.W -m pytest',
-    'python3 -X pycache_prefix=/tmp/x -m pytest', 'python3 -mpytest', 'python3 -q -m pytest', 'python3 scripts/build.py', 'node scripts/build.js', 'uv run pytest', './gradlew test'];
+    'python3 -X pycache_prefix=/tmp/x -m pytest', 'python3 -mpytest', 'python3 -q -m pytest', 'python3 scripts/build.py', 'node scripts/build.js', 'uv run pytest', 'poetry run pytest', 'pdm run pytest', 'uv run python -m pytest', './gradlew test'];
   const text = ['version: 1', 'default: ask', 'rules:', '  - id: project', '    decision: allow', '    reason: the project\'s own tests and scripts',
     `    match: { kind: execute, command: ${JSON.stringify(commands)} }`, ''].join('\n');
   const loaded = loadPolicyText(text, 'user.yaml', 'user');
@@ -31,6 +32,10 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
   'python options before -m that load or write': [
     'python3 -W error::this.W -m pytest', 'python3 -Werror::this.W -m pytest', 'python3 -X pycache_prefix=/tmp/x -m pytest', 'python3 -q -Z -m pytest',
   ],
+  'uv, poetry and pdm run pytest as pytest': [
+    "uv run pytest --doctest-glob='*.log' x.log", 'poetry run pytest -p x', 'pdm run pytest -- @.env', 'uv run python -m pytest -p x',
+    'uv run ./.venv/bin/pytest -p x', 'uv run --with evil pytest', 'uv --offline run pytest',
+  ],
   'variables set for interpreters and build tools': [
     'X=id python3 -m pytest', 'env X=id python3 scripts/build.py', 'X=id node scripts/build.js', 'export X=id; uv run pytest', 'X=id ./gradlew test',
   ],
@@ -39,6 +44,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
 const everyday = [
   'python -m pytest', 'python3 -m pytest -q', 'python3 -m pytest -x tests/test_a.py', 'python3.12 -m pytest -k parse', 'python3 -Bu -m pytest',
   'python3 -X utf8 -m pytest', 'python3 -mpytest -q', 'CI=1 python3 -m pytest', 'python3 scripts/build.py', 'node scripts/build.js', 'NO_COLOR=1 node scripts/build.js',
+  'uv run pytest -q', 'poetry run pytest -x tests/test_a.py', 'pdm run pytest', 'uv run python -m pytest -k parse',
 ];
 
 describe('python -m pytest and the environment of interpreters and build tools', () => {
