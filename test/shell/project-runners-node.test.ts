@@ -15,7 +15,7 @@
  * - `npm run env --x=id --registry=http://127.0.0.1:9/` gave the script npm_config_x=id and
  *   npm_config_registry=http://127.0.0.1:9/; with a script printing its arguments, `npm run t --color
  *   always a`, `-D true a`, `--if-present false a` gave it `a` and `--silent true a` gave `true a`
- *   (nopt's values after a switch, as option-reader.ts reads them).
+ *   (nopt's values after a switch, as nopt-options.ts reads them).
  * - mocha: `mocha --spec x.log`, `mocha x.log`, `mocha '*.log'` and `mocha -u ./x.log` ran x.log; `mocha
  *   --openssl-config=x.log` made node read x.log as its OpenSSL config (mocha passes node's options
  *   on); unknown options (`--fix`, `--run`, `--coverage`, `--update` …) are ignored.

@@ -6,7 +6,7 @@
  * `--target-dir`, `--target ./spec.json`, `doc --open`, `clippy --fix`, any option added later — is
  * not modelled. clap takes no abbreviations (`--workspac` is an error, checked).
  */
-import { checked, FLAG, OPTIONAL, oneOf, VALUE, type Arity } from './option-allowlist.js';
+import { checked, FLAG, OPTIONAL, oneOf, VALUE, type Arity } from './exact-options.js';
 
 /** A built-in target triple, never a path: rustc reads `x.json` (or a name with `/`) as a target spec file, which names a linker. */
 const targetTriple: Arity = checked((value) =>

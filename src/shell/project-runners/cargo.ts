@@ -8,7 +8,7 @@ import {
   ALIASES, CLIPPY_TRAILING, CLIPPY_TRAILING_SHORT, COMPILE_SHORT, GLOBAL, GLOBAL_SHORT, LIBTEST, LIBTEST_SHORT, NEXTEST, NEXTEST_SHORT,
   NEXTEST_TRAILING, RUSTFMT_TRAILING, RUSTFMT_TRAILING_SHORT, SUBCOMMAND_OPTIONS, TOP_ONLY, TOP_ONLY_SHORT,
 } from './cargo-options.js';
-import { FLAG, readOptions, table, VALUE, type Arity, type OptionTable } from './option-allowlist.js';
+import { FLAG, readOptions, table, VALUE, type Arity, type OptionTable } from './exact-options.js';
 import type { Check } from './options.js';
 
 const CHOSEN = 'runs or writes what the line chose';

@@ -1,4 +1,4 @@
-import { readOption, type OptionTable } from './option-reader.js';
+import { readOption, type OptionTable } from './nopt-options.js';
 import type { Check } from './options.js';
 import { NPM_OPTIONS, NPX_OPTIONS, PNPM_OPTIONS, YARN_OPTIONS } from './package-manager-options.js';
 import { scriptWords } from './test-runners.js';

@@ -9,7 +9,7 @@
  * Sources: npm 11.19's @npmcli/config definitions and shorthands, nopt's parser and bin/npx-cli.js (read
  * here); pnpm's and yarn's CLI documentation.
  */
-import { count, oneOf, projectSelector, type OptionSpec, type OptionTable } from './option-reader.js';
+import { count, oneOf, projectSelector, type OptionSpec, type OptionTable } from './nopt-options.js';
 
 const flag: OptionSpec = { kind: 'switch' };
 const negatable: OptionSpec = { kind: 'switch', negatable: true };

@@ -7,7 +7,7 @@
  * plugin scan for `-p NAME`/`-pNAME` (`pytest tests -- -px` imports x). Paths — positionals, node
  * ids before `::`, `--ignore`, `--deselect`, `--cov` — must stay in the project.
  */
-import { checked, FLAG, oneOf, readOptions, table, VALUE, type Arity, type ValueCheck } from './option-allowlist.js';
+import { checked, FLAG, oneOf, readOptions, table, VALUE, type Arity, type ValueCheck } from './exact-options.js';
 import { outsideProject } from './project-paths.js';
 
 const inProject: ValueCheck = (path) => (outsideProject('', path.split('::', 1)[0]!) ? 'a path outside the project' : undefined);

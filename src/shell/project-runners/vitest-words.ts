@@ -1,4 +1,4 @@
-import { count, oneOf, type OptionSpec } from './option-reader.js';
+import { count, oneOf, type OptionSpec } from './nopt-options.js';
 import { scriptPathProblem } from './script-paths.js';
 import { testRunnerOptionProblem } from './test-runners.js';
 

@@ -3,7 +3,7 @@
  * and clustered short letters read them (clap, argparse, getopts): what is not in the table is not
  * modelled, so its word is refused. No abbreviations: clap and pytest's argparse
  * (allow_abbrev=False) take none, and neither does libtest's getopts (all checked with the real
- * programs).
+ * programs). npm's nopt reads options differently: nopt-options.ts.
  */
 
 /** Why a value is refused; undefined when it is accepted. */

@@ -1,3 +1,8 @@
+/**
+ * Options as nopt reads them (npm, pnpm), and the variants npx-cli and yarn apply: a table of the
+ * options a line may give, read one word (or word and value) at a time. vitest-words.ts reads cac's
+ * options with the same specs. Parsers that take no abbreviations and cluster short letters: exact-options.ts.
+ */
 import { abbreviates } from './options.js';
 
 /**
