@@ -5,6 +5,8 @@
  */
 import type { AnalysisCollector } from './collector.js';
 import { assignedName, isExecutingGitConfig, isHazardousPrefixAssignment } from './hazards.js';
+import { isInertVariable } from './inert-variables.js';
+import { isProjectRunner } from './project-runners.js';
 import { basename } from './paths.js';
 import { hasSuspiciousNameCharacter } from './screen.js';
 import type { Word } from './words.js';
@@ -46,11 +48,30 @@ function commandNameProblem(head: Word): string | undefined {
   return undefined;
 }
 
-/** `program`: the command these are prefix assignments of, when there is one (`IFS= read`). */
-export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector, program?: string): void {
+/**
+ * Builtins that run no other program: a variable set for them (`IFS= read -r l`, `LC_ALL=C printf`)
+ * stays in the shell.
+ */
+const SHELL_ONLY_BUILTINS: ReadonlySet<string> = new Set([
+  'read', 'mapfile', 'readarray', 'printf', 'echo', 'test', '[', 'true', 'false', ':', 'cd', 'pushd', 'popd', 'shift', 'return', 'exit', 'set', 'unset', 'let',
+]);
+
+/**
+ * `program`: the command these are prefix assignments of, when there is one (`IFS= read`);
+ * `forProgram`: they are set for a program even without one named here (`env X=v CMD`).
+ */
+export function checkAssignments(assignments: readonly string[], collector: AnalysisCollector, program?: string, forProgram = program !== undefined): void {
   for (let i = 0; i < assignments.length; i++) {
-    collector.environment.noteAssignment(assignments[i]!);
-    const name = assignedName(assignments[i]!);
-    if (name && isHazardousPrefixAssignment(name, program)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
+    const text = assignments[i]!;
+    collector.environment.noteAssignment(text);
+    const name = assignedName(text);
+    if (!name) continue;
+    if (isHazardousPrefixAssignment(name, program)) collector.unresolvable(`sets ${name}, which changes what a command runs`);
+    // What a program, or the C library under it, reads from its environment is not modelled beyond the
+    // inert list (GCONV_PATH loads code, LOCPATH and TZDIR read files): any other variable set for it is unknown.
+    // (A project runner's variables are judged with the whole line's: runner-environment.ts.)
+    else if (forProgram && !(program !== undefined && (SHELL_ONLY_BUILTINS.has(program) || isProjectRunner(program))) && !isInertVariable(name, text.slice(text.indexOf('=') + 1))) {
+      collector.unresolvable(`sets ${name} for ${program ?? 'the command'}, not a known inert variable (a program or its C library may read it: GCONV_PATH loads code)`);
+    }
   }
 }

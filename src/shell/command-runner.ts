@@ -171,7 +171,7 @@ function peel(program: string, current: Invocation, collector: AnalysisCollector
   }
   for (const { word, access } of peeled.files) recordOptionFile(word, access, `${program} option`, current.scope, collector);
   const assignments = peeled.assignments.map((word) => word.text);
-  checkAssignments(assignments, collector);
+  checkAssignments(assignments, collector, undefined, true);
   const inner: Invocation = {
     ...current,
     assignments: [...current.assignments, ...assignments],

@@ -163,7 +163,7 @@ const CASES: readonly (readonly [string, Expected])[] = [
   ["b=x; if true; then b=y; fi; git push $b", { runs: ["true", "git push $b (dynamic)"] }],
   ["b=x; (b=y); git push $b", { runs: ["git push $b (dynamic)"] }],
   ["b=x && git push $b", { runs: ["git push $b (dynamic)"] }],
-  ["b=x git push $b", { runs: ["git push $b (dynamic)"] }],
+  ["b=x git push $b", { unresolvable: /sets b for git, not a known inert variable/, reports: ["git push $b (dynamic)"] }],
   ["b=x & git push $b", { runs: ["git push $b (dynamic)"] }],
   ["git push $b; b=x", { runs: ["git push $b (dynamic)"] }],
   ["x=ls; $x", { unresolvable: /command name comes from a variable/, reports: ["ls"] }],

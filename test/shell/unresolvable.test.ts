@@ -104,8 +104,19 @@ describe('unresolvable lines', () => {
 
   it('harmless assignments are fine', async () => {
     // (Not with a project runner: a line that runs `npm test` may set only inert names, runner-environment.test.ts.)
-    expect(await reasonsOf('FOO=1 git status; X=2; while IFS= read -r l; do echo "$l"; done < f')).toBe('');
+    expect(await reasonsOf('LC_ALL=C git status; X=2; while IFS= read -r l; do echo "$l"; done < f')).toBe('');
     expect(await reasonsOf('CI=1 npm test')).toBe('');
+    expect(await reasonsOf('NO_COLOR=1 TERM=dumb ls; env LANG=C.UTF-8 grep -n x f; X=1 echo $X')).toBe('');
+  });
+
+  it('a variable set for a program is unresolvable unless it is known to be inert', async () => {
+    // A program, or the C library under it, reads more than hazards.ts names: GCONV_PATH loads
+    // iconv modules (code), LOCPATH and TZDIR read files, and any name may be read by the program.
+    expect(await reasonsOf('FOO=1 git status')).toMatch(/sets FOO for git, not a known inert variable/);
+    expect(await reasonsOf('GCONV_PATH=. cat README.md')).toMatch(/sets GCONV_PATH for cat/);
+    expect(await reasonsOf('env TZDIR=. ls -l')).toMatch(/sets TZDIR for the command/);
+    expect(await reasonsOf('timeout 5 env LOCPATH=. grep x f')).toMatch(/sets LOCPATH/);
+    expect(await reasonsOf('TZ=../../x.log ls')).toMatch(/sets TZ for ls/);
   });
 
   it('deep nesting does not throw', async () => {
