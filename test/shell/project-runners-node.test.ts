@@ -21,6 +21,9 @@
  *   on); unknown options (`--fix`, `--run`, `--coverage`, `--update` …) are ignored.
  * - jest: `--reporters=dot` tried to load a module `dot`; `-g`, `--grep`, `--fix`, `--run`, `--update`
  *   stop it ("Unrecognized CLI Parameter"); `--reporter=dot` is ignored.
+ * - node 20: `node --test` refuses jest's and vitest's everyday switches (`--update`, `--bail=1`,
+ *   `--runInBand`, `--maxWorkers=2`, `--watchAll=false`, `--testPathPattern=x`, `--no-coverage` …: "bad
+ *   option") and `-i` ("either --test or --interactive can be used, not both").
  * - vitest: `vitest run --execArgv=--require=./x.log` ran x.log; an unknown option stops it (CACError);
  *   `vitest run x.log` / an absolute path only filter the project's test files (no run).
  * The other lines are the same options in other spellings, or pnpm / yarn / `--mode` taken from their
@@ -48,6 +51,7 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'npm test -- --spec x.log', 'npm test -- -u ./x.log', 'npm test -- -u x.log', 'npm test -- --reporters=dot', 'npm test -- --reporter=spec',
     'npm test -- --reporter dot.log', 'pnpm test --openssl-config=x.log', 'yarn test --spec x.log', 'npx jest --reporters=dot', 'npx mocha --spec x.log',
     'npm test -- --fix=x.log', 'npm test -- --watch-path=/tmp', 'npm test -- -ux', 'npm test -- --shard=x.log',
+    'npm test -- --bail=x.log', 'npm test -- --maxWorkers=x.log', 'npm test -- --testPathPattern=x.log', 'npx vitest run --project ../x', 'npm test -- --reporter=verbose',
   ],
   // verified: the script's environment held npm_config_x=id and npm_config_registry
   'npm configuration reaches the script': [
@@ -69,6 +73,10 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
 };
 
 const everyday = [
+  // jest's and vitest's everyday switches after `--` (node refuses them, `-i` included: "either --test or --interactive"; mocha ignores them)
+  'npm test -- --update', 'npm test -- --bail=1', 'npm test -- --runInBand', 'npm test -- -i', 'npm test -- --watchAll=false', 'npm test -- --testPathPattern=parser',
+  'npm run lint -- --max-warnings=0', 'npm test -- --no-coverage', 'npm test -- --maxWorkers=2', 'npm test -- --maxWorkers=50%', 'npm test -- --detectOpenHandles',
+  'npm test -- --forceExit', 'npm test -- --testTimeout=10000', 'npx vitest run --changed', 'npx vitest run --project unit',
   'npm test', 'npm run test', 'npm test -- --watch=false', 'npm test -- src/a.test.ts', 'npm run test -- --reporter=dot', 'npm test -- -u',
   'npm run lint -- --fix', 'npx vitest run', 'npx vitest run test/shell', "npx vitest run src/a.test.ts -t 'parses'", 'npx vitest run --coverage',
   'npx vitest run --reporter=dot', 'pnpm -r test', 'yarn test', 'pnpm test', 'npx vitest --version', 'cd test && npx vitest run shell',

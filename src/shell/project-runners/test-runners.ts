@@ -17,13 +17,28 @@ import { scriptPathProblem } from './script-paths.js';
 const SCRIPT_OPTIONS = new Set([
   '--watch', '--no-watch', '--watch=false', '--watch=true', '--run', '-u', '--coverage', '-t', '--testNamePattern', '--test-name-pattern',
   '-g', '--grep', '--bail', '--passWithNoTests', '--silent', '--verbose', '--ci', '--help', '-h', '--version', '--fix', '--color', '--no-color',
+  // jest's and vitest's everyday switches: node refuses them (`-i` too: "either --test or --interactive"), mocha
+  // ignores them or reads a harmless one (`-i` is `--invert`).
+  '--update', '--updateSnapshot', '--no-coverage', '--runInBand', '-i', '--watchAll=false', '--no-watchAll', '--detectOpenHandles', '--forceExit',
+  '--listTests', '--onlyChanged', '--no-cache',
 ]);
-/** Options whose value may follow `=` (the whole word still passes the path rule): name filters, and vitest's and jest's `--shard=I/N`. */
+const count = (value: string) => /^\d+$/.test(value);
+/**
+ * Options whose value may follow `=` (the whole word still passes the path rule): name filters,
+ * vitest's and jest's `--shard=I/N`, numbers (`--bail=1`, `--maxWorkers=2` or `50%`, `--testTimeout`,
+ * eslint's `--max-warnings=0` for a lint script).
+ */
 const VALUED_OPTIONS: ReadonlyMap<string, (value: string) => boolean> = new Map([
-  ...['--testNamePattern', '--test-name-pattern', '--grep'].map((name) => [name, () => true] as const),
+  ...['--testNamePattern', '--test-name-pattern', '--grep', '--testPathPattern'].map((name) => [name, () => true] as const),
   ['--shard', (value: string) => /^\d+\/\d+$/.test(value)],
+  ...['--bail', '--testTimeout', '--max-warnings', '--retry'].map((name) => [name, count] as const),
+  ['--maxWorkers', (value: string) => /^\d+%?$/.test(value)],
 ]);
-/** Built into vitest 4 and mocha alike, and write no file of their own. */
+/**
+ * Built into vitest 4 and mocha alike, and write no file of their own: any other name is a module to
+ * the runner that lacks it (vitest imports `spec`, mocha requires `verbose`), an installed package the
+ * line would choose.
+ */
 const SHARED_REPORTERS = new Set(['dot', 'json', 'tap']);
 
 /**

@@ -21,7 +21,9 @@ const freeText = value((text) => !text.startsWith('-'));
 
 /** By cac's camelCase name (`--pass-with-no-tests` is `passWithNoTests`). */
 const VITEST_LONG = new Map<string, OptionSpec>([
-  ...['run', 'passWithNoTests', 'hideSkippedTests', 'allowOnly', 'logHeapUsage', 'globals', 'help', 'version'].map((name) => [name, switchWith()] as const),
+  ...['run', 'passWithNoTests', 'hideSkippedTests', 'allowOnly', 'logHeapUsage', 'globals', 'help', 'version', 'changed'].map((name) => [name, switchWith()] as const),
+  // A project of the workspace, by its name in the project's configuration.
+  ['project', value((name) => /^[A-Za-z0-9@_-][A-Za-z0-9@._/*-]*$/.test(name) && !name.split('/').includes('..'))],
   ...['watch', 'coverage', 'fileParallelism', 'isolate'].map((name) => [name, { kind: 'switch', negatable: true } satisfies OptionSpec] as const),
   ['update', switchWith('new', 'all', 'none')],
   ['silent', switchWith('passed-only')],
