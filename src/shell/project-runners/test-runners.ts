@@ -1,3 +1,4 @@
+import { count } from './nopt-options.js';
 import { scriptPathProblem } from './script-paths.js';
 
 /**
@@ -22,7 +23,6 @@ const SCRIPT_OPTIONS = new Set([
   '--update', '--updateSnapshot', '--no-coverage', '--runInBand', '-i', '--watchAll=false', '--no-watchAll', '--detectOpenHandles', '--forceExit',
   '--listTests', '--onlyChanged', '--no-cache',
 ]);
-const count = (value: string) => /^\d+$/.test(value);
 /**
  * Options whose value may follow `=` (the whole word still passes the path rule): name filters,
  * vitest's and jest's `--shard=I/N`, numbers (`--bail=1`, `--maxWorkers=2` or `50%`, `--testTimeout`,
