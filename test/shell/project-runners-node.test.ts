@@ -42,6 +42,8 @@ const escapes: Readonly<Record<string, readonly string[]>> = {
     'npm test -- /tmp/x.js', 'npm test -- ../x.js', 'npm test -- src/../../x.js', "npm test -- '*.log'", "npm test -- 'src/**'", 'npm test -- x*',
     'npm test -- src/*', "npm test -- '.*/x.js'", "npm test -- 'x.?s'", "npm test -- '{x.log,a}'", "npm test -- '!(a).js'",
     'npm test -- ~/x.js', 'npm test -- x.log/', 'npm test -- x.log/.', 'npm test -- -- x.log',
+    // verified: with link → a directory outside, node --test ran ./x.js but `cat link/../x.js` read the file outside
+    'npm test -- link/../x.js', 'npx vitest run src/../../x.ts',
     'npm test --if-present x.log', 'npm test -D x.log', 'npm test --silent true x.log', 'npm test --color always x.log', 'npm test -w pkg-a x.log',
     'npm test -- node_modules/husky/index.js', 'pnpm test x.log', 'yarn test x.log', 'pnpm -r test x.log', 'pnpm run test x.log', 'npx mocha x.log',
   ],

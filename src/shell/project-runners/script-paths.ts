@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { leavesProject } from './project-paths.js';
 
 /** Source extensions node, mocha and the test runners load as code the project wrote. */
 const SOURCE_EXTENSIONS = new Set(['js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx']);
@@ -17,9 +18,11 @@ const GLOB = /[*?[\]]/;
 export function scriptPathProblem(word: string): string | undefined {
   if (word === '') return 'an empty word';
   if (/[{}()!\\]/.test(word)) return 'a pattern mocha would expand (braces, extglob, negation)';
-  if (word.startsWith('/') || word.startsWith('~')) return 'a path outside the project';
+  // Any `..` segment, not only one that climbs lexically: node resolves `link/../x.js` as written
+  // (./x.js), the kernel through the link (cat read the file beside the link's target), and the
+  // script may be either.
+  if (leavesProject(word)) return 'a path outside the project';
   const normal = posix.normalize(word);
-  if (normal === '..' || normal.startsWith('../')) return 'a path outside the project';
   const segments = normal.split('/').filter((segment) => segment !== '');
   // An installed package's files are code the project did not write (a CLI run with no arguments may act).
   if (segments.includes('node_modules')) return 'a file of an installed package';
