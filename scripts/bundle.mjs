@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
  * Bundles the compiled CLI (dist/cli/main.js, from tsc) into dist/bin/: the executable the package
- * installs. Node's ESM loader pays for every module it resolves and reads, and the broker's start
- * is on the editor's critical path, so the modules are merged into a few chunks; the lazy
- * `import()`s stay lazy (split into their own chunks), and npm packages stay external.
+ * installs. Node's ESM loader pays for every module it resolves and reads (about 3 ms each on the
+ * bench's machine), and the broker's start is on the editor's critical path, so the modules are
+ * merged into few chunks. Rolldown keeps what the entry imports statically in the entry itself:
+ * the path to the agent's spawn is one file (and the shared errors module), where esbuild's
+ * splitting gave it twelve (bench/RESULTS.md, "Start-up on a slower guest"). The lazy `import()`s
+ * stay lazy, in chunks of their own, and npm packages stay external.
  */
-import { build } from 'esbuild';
+import { rolldown } from 'rolldown';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,17 +16,20 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const outdir = join(root, 'dist', 'bin');
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { 'acp-broker': join(root, 'dist', 'cli', 'main.js') },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
+const bundle = await rolldown({
+  input: { 'acp-broker': join(root, 'dist', 'cli', 'main.js') },
   platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
+  // Bare specifiers (node:… and npm packages) stay imports; only the project's own files are bundled.
+  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  logLevel: 'warn',
+  onLog(level, log, handler) {
+    // A warning is a build that may not do what the source says: fail rather than ship it.
+    if (level === 'warn') throw new Error(`bundle: ${log.message}`);
+    handler(level, log);
+  },
 });
+await bundle.write({ dir: outdir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunk-[hash].js' });
+await bundle.close();
 
 // The build's id (src/startup/build-id.ts): a policy's load recorded by one build is restored only
 // by the same build. The npm packages stay outside the bundle, so their installed versions count too.

@@ -34,8 +34,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'test': return (await import('./policy-commands.js')).testCommand(args, io());
     case 'trust': return (await import('./policy-commands.js')).trustCommand(args, io());
     case 'grants': {
-      const [{ runGrantsCommand }, { FileGrantStore }, { brokerDirs }] = await Promise.all([
-        import('../grants/cli.js'), import('../grants/file-store.js'), import('../platform/dirs.js')]);
+      const [{ runGrantsCommand }, { FileGrantStore }] = await Promise.all([import('../grants/cli.js'), import('../grants/file-store.js')]);
       const grantsIo = { ...io(), cwd: process.cwd() };
       const store = new FileGrantStore({ dir: brokerDirs().config, onProblem: (p) => grantsIo.stderr(`acp-broker: grants store: ${p.message}${p.backupPath ? ` (moved aside to ${p.backupPath})` : ''}\n`) });
       return runGrantsCommand(argv.slice(1), grantsIo, store);
