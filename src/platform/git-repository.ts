@@ -110,7 +110,8 @@ function hasPromisorPack(objects: string): boolean {
 
 function entryKind(path: string): 'directory' | 'file' | 'missing' | 'unknown' {
   try {
-    const stat = statSync(path);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return 'missing';
     return stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'unknown';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -67,6 +67,11 @@ describe('physical resolution like the kernel', () => {
     expect(resolvePhysically(at('wslink/new/f'))).toBe(at('realws/new/f'));
   });
 
+  it('keeps the tail lexically from a file used as a directory (the kernel fails there: ENOTDIR)', () => {
+    expect(resolvePhysically(at('realws/src/a.ts/x/../y'))).toBe(at('realws/src/a.ts/y'));
+    expect(resolvePhysically(at('wslink/.env/link/z'))).toBe(at('realws/.env/link/z'));
+  });
+
   it('fails closed on a loop', () => {
     expect(resolvePhysically(at('realws/loop1'))).toEqual({ unresolvable: expect.stringContaining('too many levels') });
     expect(resolvePhysically(at('realws/loop1/x'))).toEqual({ unresolvable: expect.any(String) });
