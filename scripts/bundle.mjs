@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * Bundles the compiled CLI (dist/cli/main.js, from tsc) into dist/bin/: the executable the package
- * installs. Node's ESM loader pays for every module it resolves and reads (about 3 ms each on the
- * bench's machine), and the broker's start is on the editor's critical path, so the modules are
- * merged into few chunks. Rolldown keeps what the entry imports statically in the entry itself:
- * the path to the agent's spawn is one file (and the shared errors module), where esbuild's
- * splitting gave it twelve (bench/RESULTS.md, "Start-up on a slower guest"). The lazy `import()`s
- * stay lazy, in chunks of their own, and npm packages stay external.
+ * installs. Node's ESM loader pays for every module it resolves and reads, and the broker's start
+ * is on the editor's critical path, so the modules are merged into few chunks. Rolldown keeps what
+ * the entry imports statically in the entry itself: the path to the agent's spawn is one file (and
+ * the shared errors module), where esbuild's splitting gave it twelve (bench/RESULTS.md, "Issue 14,
+ * eighth session"). The lazy `import()`s stay lazy, in chunks of their own, and npm packages stay
+ * external.
  */
 import { rolldown } from 'rolldown';
 import { createHash } from 'node:crypto';

@@ -62,8 +62,8 @@ function components(path: string): string[] {
  */
 function entryKind(path: string): 'missing' | 'link' | 'other' {
   try {
-    // A missing entry is the common case (a file about to be written): undefined, not an exception
-    // (13 µs against 3 µs here, bench/RESULTS.md "Issue 14, eighth session").
+    // A missing entry is the common case (a file about to be written): undefined costs far less
+    // than an exception (bench/RESULTS.md, "Issue 14, eighth session").
     const stats = lstatSync(path, { throwIfNoEntry: false });
     return stats === undefined ? 'missing' : stats.isSymbolicLink() ? 'link' : 'other';
   } catch {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The bundle users run (built by test/global-setup.ts). Each module Node's ESM loader resolves before
-// the agent's spawn cost ~3 ms on the bench's guest (bench/RESULTS.md, "Issue 14, eighth session").
+// the agent's spawn delays it (bench/RESULTS.md, "Issue 14, eighth session").
 const ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'bin', 'acp-broker.js');
 
 describe('the bundle\'s entry (dist/bin/acp-broker.js)', () => {
