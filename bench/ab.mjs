@@ -12,17 +12,21 @@ export function variantsFrom(argv) {
 
 /**
  * Targets by name: `floor` (its args given), then each variant as `acp-broker run --policy POLICY --
- * AGENT`, in a new state dir under `work` each time (a first start).
+ * AGENT`, in a new state dir under `work` each time (a first start), or with `seenBefore` in one
+ * state dir per variant (its policy known after the first run).
  */
-export function abTargets({ variants, work, policy, agent, floorArgs }) {
+export function abTargets({ variants, work, policy, agent, floorArgs, seenBefore = false }) {
   return {
     floor: () => ({ args: floorArgs, env: {}, cwd: work }),
-    ...Object.fromEntries(variants.map(([name, flags = '', env = '', cli = '']) => [name, () => {
-      const home = mkdtempSync(join(work, 'home-'));
-      const extra = Object.fromEntries(env.split(',').filter(Boolean).map((kv) => kv.split('=')));
-      const args = [...flags.split(' ').filter(Boolean), cli || join(ROOT, 'dist', 'bin', 'acp-broker.js'), 'run', '--policy', policy, '--', ...agent];
-      return { args, env: { ACP_BROKER_HOME: home, ...extra }, cwd: home };
-    }])),
+    ...Object.fromEntries(variants.map(([name, flags = '', env = '', cli = '']) => {
+      const kept = seenBefore ? mkdtempSync(join(work, 'home-')) : undefined;
+      return [name, () => {
+        const home = kept ?? mkdtempSync(join(work, 'home-'));
+        const extra = Object.fromEntries(env.split(',').filter(Boolean).map((kv) => kv.split('=')));
+        const args = [...flags.split(' ').filter(Boolean), cli || join(ROOT, 'dist', 'bin', 'acp-broker.js'), 'run', '--policy', policy, '--', ...agent];
+        return { args, env: { ACP_BROKER_HOME: home, ...extra }, cwd: home };
+      }];
+    })),
   };
 }
 

@@ -15,7 +15,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { approvalsFigure, approvalsRows } from './approvals.mjs';
 import { AGENTS, CLI, finish, generatePolicy, lineWaiter, machine, median, memoryMb, ROOT, start } from './lib.mjs';
-import { decisionsOnce, openSession, streamOnce, WARM_DELAY_MS as FULL_WARM_DELAY_MS } from './sessions.mjs';
+import { decisionsOnce, openSession, startupOnce, streamOnce, WARM_DELAY_MS as FULL_WARM_DELAY_MS } from './sessions.mjs';
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes('--quick');
@@ -103,17 +103,6 @@ async function streamFigure(writes) {
 
 // ------------------------------------------------------------------------------------------------
 // start-up: spawn → `initialize` answered.
-
-async function startupOnce(target) {
-  const waiter = lineWaiter();
-  const t0 = performance.now();
-  const session = start(target.command, target.args, { env: { ...target.env, MODE: 'init' }, cwd: target.cwd, onLine: waiter.onLine });
-  session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
-  await waiter.wait(session, (l) => l.includes('"id":0') && l.includes('"result"'), 'the initialize answer');
-  const ms = performance.now() - t0;
-  await finish(session);
-  return ms;
-}
 
 async function startupFigure() {
   const runs = QUICK ? 3 : 11;

@@ -1,5 +1,6 @@
 // One bench session, as an editor runs it: `initialize`, `session/new`, then — cold — `go` at once,
-// or — warm — after a wait and one decided request. Shared by bench/run.mjs and bench/tricks.mjs.
+// or — warm — after a wait and one decided request; and a start up to `initialize` answered. Shared by
+// bench/run.mjs, bench/tricks.mjs and the A/B tools.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { finish, lineWaiter, start } from './lib.mjs';
@@ -150,3 +151,14 @@ export async function decisionsOnce(target, n, answerAll, mode, warmDelayMs = WA
   return before && after ? { ms, main: after.main - before.main, others: after.others - before.others } : ms;
 }
 
+/** Spawn → `initialize` answered, in ms (the start-up figure): `target` is `{ command, args, env, cwd }`. */
+export async function startupOnce(target) {
+  const waiter = lineWaiter();
+  const t0 = performance.now();
+  const session = start(target.command, target.args, { env: { ...target.env, MODE: 'init' }, cwd: target.cwd, onLine: waiter.onLine });
+  session.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }));
+  await waiter.wait(session, (l) => l.includes('"id":0') && l.includes('"result"'), 'the initialize answer');
+  const ms = performance.now() - t0;
+  await finish(session);
+  return ms;
+}

@@ -1,4 +1,5 @@
 import { count, oneOf, type OptionSpec } from './nopt-options.js';
+import { leavesProject } from './project-paths.js';
 import { scriptPathProblem } from './script-paths.js';
 import { testRunnerOptionProblem } from './test-runners.js';
 
@@ -23,7 +24,7 @@ const freeText = value((text) => !text.startsWith('-'));
 const VITEST_LONG = new Map<string, OptionSpec>([
   ...['run', 'passWithNoTests', 'hideSkippedTests', 'allowOnly', 'logHeapUsage', 'globals', 'help', 'version', 'changed'].map((name) => [name, switchWith()] as const),
   // A project of the workspace, by its name in the project's configuration.
-  ['project', value((name) => /^[A-Za-z0-9@_-][A-Za-z0-9@._/*-]*$/.test(name) && !name.split('/').includes('..'))],
+  ['project', value((name) => /^[A-Za-z0-9@_-][A-Za-z0-9@._/*-]*$/.test(name) && !leavesProject(name))],
   ...['watch', 'coverage', 'fileParallelism', 'isolate'].map((name) => [name, { kind: 'switch', negatable: true } satisfies OptionSpec] as const),
   ['update', switchWith('new', 'all', 'none')],
   ['silent', switchWith('passed-only')],
